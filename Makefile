@@ -1,0 +1,63 @@
+# wsrefault: refault-distance file cache sizing on Linux 6.1, and the
+# cgroup-v1 test harness that measures it in a QEMU guest.
+#
+# Build outputs live under $(CACHE), keyed by hashes of their inputs.
+
+CACHE ?= /var/cache/wsrefault
+MEM ?= 2G
+SMP ?= 2
+NUMA ?= 0
+TIMEOUT ?= 3600
+SCRATCH_SIZE ?= 24G
+T ?=
+
+export WSR_CACHE := $(CACHE)
+export MEM SMP NUMA TIMEOUT SCRATCH_SIZE
+
+.DEFAULT_GOAL := help
+
+help: ## list the targets
+	@echo "usage: make TARGET [VAR=value...]"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
+	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(SMP) NUMA=$(NUMA)"
+	@echo "           TIMEOUT=$(TIMEOUT) SCRATCH_SIZE=$(SCRATCH_SIZE) T=<test>"
+
+kernel: ## build the 6.1 kernel with patches/series (cached by input hash)
+	@kernel/build.sh
+
+kernel-tree: ## build the kernel tree in $(CACHE)/linux as it is (dev loop)
+	@kernel/build.sh --tree
+
+patches: ## export the tree's commits back into patches/
+	@kernel/build.sh --export
+
+image: ## build the bookworm guest image (cached by input hash)
+	@guest-image/build.sh
+
+programs: ## build memcg/ and cgtests/ into build/share
+	@$(MAKE) -s -C cgtests O=$(CURDIR)/build/share KSRC=$(CACHE)/linux
+	@$(MAKE) -s -C memcg O=$(CURDIR)/build/share
+
+test: ## build what is missing, boot, run the cgtests (T=name for one)
+	@guest-image/job.sh test $(T)
+
+run: ## build what is missing, boot, run the experiments, print results
+	@guest-image/job.sh run $(T)
+
+shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
+	@guest-image/job.sh shell
+
+dev-test: ## rebuild the tree as it is, boot, run T (edit-build-test loop)
+	@KERNEL=$$(kernel/build.sh --tree) guest-image/job.sh test $(T)
+
+checkpatch: ## run checkpatch.pl --strict on every patch in patches/
+	@kernel/checkpatch.sh
+
+clean: ## remove build/ (the cache in $(CACHE) stays)
+	rm -rf build
+
+distclean: clean ## also remove $(CACHE)
+	rm -rf $(CACHE)
+
+.PHONY: help kernel kernel-tree patches image programs test run shell dev-test checkpatch clean distclean

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgtest.c - the loop that runs a cgtest table and prints TAP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgtest.h"
+
+const char *cgt_datadir(void)
+{
+	static const char *dir;
+
+	if (!dir) {
+		dir = getenv("CGT_DATADIR") ?: "/scratch/cgtests";
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			ksft_exit_fail_msg("%s: %s\n", dir, strerror(errno));
+	}
+	return dir;
+}
+
+void cgt_path(char *buf, int len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", cgt_datadir(), name);
+}
+
+static void usage(const char *prog, const struct cgtest *t, int n)
+{
+	fprintf(stderr, "usage: %s [-l] [-t TEST]...\n  tests:", prog);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, " %s", t[i].name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+int cgtest_main(int argc, char **argv, const struct cgtest *t, int n)
+{
+	bool want[64] = { 0 }, any = false;
+	int opt, plan = 0, last = KSFT_FAIL;
+
+	if (n > 64)
+		ksft_exit_fail_msg("too many tests in one table\n");
+	while ((opt = getopt(argc, argv, "lt:h")) != -1) {
+		int i;
+
+		switch (opt) {
+		case 'l':
+			for (i = 0; i < n; i++)
+				printf("%s\n", t[i].name);
+			return 0;
+		case 't':
+			for (i = 0; i < n && strcmp(t[i].name, optarg); i++)
+				;
+			if (i == n) {
+				fprintf(stderr, "%s: no test '%s'\n", argv[0], optarg);
+				usage(argv[0], t, n);
+			}
+			want[i] = any = true;
+			break;
+		default:
+			usage(argv[0], t, n);
+		}
+	}
+	if (optind != argc)
+		usage(argv[0], t, n);
+	for (int i = 0; i < n; i++) {
+		want[i] |= !any;
+		plan += want[i];
+	}
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksft_print_header();
+	ksft_set_plan(plan);
+	for (int i = 0; i < n; i++) {
+		if (!want[i])
+			continue;
+		last = t[i].fn();
+		switch (last) {
+		case KSFT_PASS:
+			ksft_test_result_pass("%s\n", t[i].name);
+			break;
+		case KSFT_SKIP:
+			ksft_test_result_skip("%s\n", t[i].name);
+			break;
+		default:
+			ksft_test_result_fail("%s\n", t[i].name);
+			break;
+		}
+	}
+	/* one test: its own verdict, so a runner can tell a skip */
+	if (plan == 1)
+		exit(last == KSFT_PASS || last == KSFT_SKIP ? last : KSFT_FAIL);
+	ksft_finished();
+	return KSFT_FAIL;	/* not reached */
+}

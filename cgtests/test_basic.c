@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_basic.c - the cgroup-v1 memory controller the other tests stand on:
+ * it is mounted, a hard limit holds for file data, bad input is refused.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgtest.h"
+
+/* The v1 memory hierarchy is mounted and a limit can be set and read back. */
+static int test_v1_memory_mounted(void)
+{
+	char line[512];
+	bool mounted = false;
+	struct memcg *cg;
+	uint64_t v = 0;
+	int ret = KSFT_FAIL;
+	FILE *f;
+
+	f = fopen("/proc/mounts", "r");
+	if (!f)
+		return KSFT_FAIL;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " /sys/fs/cgroup/memory cgroup ") &&
+		    strstr(line, "memory"))
+			mounted = true;
+	fclose(f);
+	if (!CGT_CHECK(mounted, "cgroup-v1 memory hierarchy in /proc/mounts"))
+		return KSFT_FAIL;
+	if (memcg_lib_init()) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	cg = memcg_create("cgt_mounted", 64 * WS_MiB);
+	if (!cg) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	if (memcg_read_u64(cg, "memory.limit_in_bytes", &v))
+		ksft_print_msg("%s\n", memcg_strerror());
+	else if (CGT_CHECK(v == 64 * WS_MiB, "limit reads back %" PRIu64, v) &&
+		 !memcg_set_limit(cg, 96 * WS_MiB) &&
+		 !memcg_read_u64(cg, "memory.limit_in_bytes", &v) &&
+		 CGT_CHECK(v == 96 * WS_MiB, "rewritten limit reads back %" PRIu64, v))
+		ret = KSFT_PASS;
+	memcg_destroy(cg);
+	return ret;
+}
+
+/*
+ * A memcg with a hard limit writes and reads back four times its limit in
+ * file data: usage never exceeds the limit, the page cache stays under it,
+ * and every byte reads back intact.
+ */
+static int test_hard_limit_file(void)
+{
+	const uint64_t limit = 128 * WS_MiB, size = 4 * limit;
+	uint64_t maxu = 0, cache = 0, lim = 0;
+	struct memcg_stat st;
+	struct memcg *cg;
+	char path[512];
+	int ret = KSFT_FAIL;
+	pid_t pid;
+	int status;
+
+	if (memcg_lib_init())
+		return KSFT_FAIL;
+	cgt_path(path, sizeof(path), "hard-limit-file");
+	cg = memcg_create("cgt_hardlimit", limit);
+	if (!cg) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct ws_pass p;
+		int err;
+
+		if (memcg_attach_self(cg)) {
+			ksft_print_msg("%s\n", memcg_strerror());
+			_exit(1);
+		}
+		err = ws_write_file(path, size);
+		for (int i = 0; !err && i < 2; i++) {
+			err = ws_read_pass(path, true, &p);
+			if (!err)
+				ksft_print_msg("read pass %d: %" PRIu64 " MiB, intact=%d, hit %.1f%%\n",
+					       i + 1, p.bytes / WS_MiB, p.intact, 100 * p.hit);
+			if (!err && (!p.intact || p.bytes != size))
+				err = -EIO;
+		}
+		if (err)
+			ksft_print_msg("%s: %s\n", path, strerror(-err));
+		_exit(err ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		goto out;
+	if (memcg_read_u64(cg, "memory.max_usage_in_bytes", &maxu) ||
+	    memcg_read_u64(cg, "memory.limit_in_bytes", &lim) ||
+	    memcg_read_stat(cg, &st)) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		goto out;
+	}
+	cache = memcg_stat_get(&st, "cache");
+	if (CGT_CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
+		      "wrote %" PRIu64 " MiB, read it back twice intact", size / WS_MiB) &
+	    CGT_CHECK(lim == limit, "limit %" PRIu64 " MiB", lim / WS_MiB) &
+	    CGT_CHECK(maxu <= limit, "max_usage %" PRIu64 " KiB <= limit %" PRIu64 " KiB",
+		      maxu / 1024, limit / 1024) &
+	    CGT_CHECK(maxu > limit / 2, "the limit was reached (max_usage %" PRIu64 " KiB)",
+		      maxu / 1024) &
+	    CGT_CHECK(cache <= limit, "cache %" PRIu64 " KiB <= limit", cache / 1024))
+		ret = KSFT_PASS;
+out:
+	memcg_destroy(cg);
+	unlink(path);
+	return ret;
+}
+
+/* MGLRU is built in but off, so the classic LRU (and this series) runs. */
+static int test_mglru_off(void)
+{
+	char buf[64];
+	int n = ws_file_read("/sys/kernel/mm/lru_gen/enabled", buf, sizeof(buf));
+
+	if (!CGT_CHECK(n > 0, "/sys/kernel/mm/lru_gen/enabled readable (%s)",
+		       n > 0 ? buf : strerror(-n)))
+		return KSFT_FAIL;
+	return CGT_CHECK(strtoul(buf, NULL, 0) == 0, "lru_gen enabled = %s", buf) ?
+		KSFT_PASS : KSFT_FAIL;
+}
+
+static int run_cmd(const char *cmd)
+{
+	int st = system(cmd);
+
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A bad limit is refused, by cgset and by the C API, and the old one stays. */
+static int test_bad_limit(void)
+{
+	uint64_t v = 0;
+	struct memcg *cg;
+	int rc, err, ret = KSFT_FAIL;
+	char cmd[256];
+
+	if (memcg_lib_init())
+		return KSFT_FAIL;
+	cg = memcg_create("cgt_badlimit", 200 * WS_MiB);
+	if (!cg) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	snprintf(cmd, sizeof(cmd), "cgset -r memory.limit_in_bytes=garbage %s",
+		 memcg_name(cg));
+	rc = run_cmd(cmd);
+	err = memcg_set_value(cg, "memory.limit_in_bytes", "12x4");
+	if (err)
+		ksft_print_msg("C API said: %s\n", memcg_strerror());
+	if (CGT_CHECK(rc != 0, "cgset with garbage exits %d", rc) &
+	    CGT_CHECK(err != 0, "memcg_set_value with garbage returns %d", err) &
+	    CGT_CHECK(!memcg_read_u64(cg, "memory.limit_in_bytes", &v) &&
+		      v == 200 * WS_MiB, "limit still %" PRIu64 " MiB", v / WS_MiB))
+		ret = KSFT_PASS;
+	memcg_destroy(cg);
+	return ret;
+}
+
+static const struct cgtest tests[] = {
+	CGTEST(test_v1_memory_mounted),
+	CGTEST(test_hard_limit_file),
+	CGTEST(test_mglru_off),
+	CGTEST(test_bad_limit),
+};
+
+int main(int argc, char **argv)
+{
+	return cgtest_main(argc, argv, tests, ARRAY_SIZE(tests));
+}

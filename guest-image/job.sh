@@ -1,0 +1,91 @@
+#!/bin/bash
+# job.sh - everything between a checkout and a result: build what is
+# missing (kernel, image, test programs, scratch disk), boot the guest, and
+# judge or show what came back.  The Makefile's test/run/shell targets.
+#
+# usage: guest-image/job.sh test|run|shell [ARG...]
+#   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${WSR_CACHE:-/var/cache/wsrefault}
+MEM=${MEM:-2G}
+SMP=${SMP:-2}
+NUMA=${NUMA:-0}
+TIMEOUT=${TIMEOUT:-3600}
+SCRATCH_SIZE=${SCRATCH_SIZE:-24G}
+OUT=${OUT:-$ROOT/build/out}
+SHARE=$ROOT/build/share
+
+say() { printf '%s: %s\n' "$JOB" "$*" >&2; }
+usage() { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+
+[ $# -ge 1 ] || usage
+JOB=$1; shift
+case "$JOB" in test|run|shell) ;; *) usage ;; esac
+
+ensure_deps() {
+	local missing=() p
+	for p in qemu-system-x86 e2fsprogs libcgroup-dev cgroup-tools \
+		 build-essential gnuplot-nox; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		say "installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -q >/dev/null
+		apt-get install -y -q "${missing[@]}" >/dev/null
+	fi
+}
+
+# A sparse ext4 disk for data sets, kept across runs so they are made once.
+ensure_scratch() {
+	local img=$CACHE/scratch.img want have
+	want=$(numfmt --from=iec "$SCRATCH_SIZE")
+	if [ ! -f "$img" ]; then
+		say "scratch disk: new sparse $SCRATCH_SIZE ext4 at $img"
+		truncate -s "$SCRATCH_SIZE" "$img"
+		mke2fs -q -F -t ext4 -L wsrscratch -m 0 "$img"
+	fi
+	e2fsck -p "$img" >/dev/null 2>&1 || e2fsck -fy "$img" >/dev/null 2>&1 || true
+	have=$(stat -c %s "$img")
+	if [ "$have" -lt "$want" ]; then
+		say "scratch disk: growing to $SCRATCH_SIZE"
+		truncate -s "$SCRATCH_SIZE" "$img"
+		e2fsck -fy "$img" >/dev/null 2>&1 || true
+		resize2fs "$img" >/dev/null 2>&1
+	fi
+	echo "$img"
+}
+
+ensure_deps
+kernel=${KERNEL:-$("$ROOT/kernel/build.sh")}
+image=$("$ROOT/guest-image/build.sh")
+say "test programs -> $SHARE"
+make -s -C "$ROOT/cgtests" O="$SHARE" KSRC="$CACHE/linux" >/dev/null
+make -s -C "$ROOT/memcg" O="$SHARE" >/dev/null
+install -m 0755 "$ROOT/guest-image/guest-run" "$SHARE/guest-run"
+scratch=$(ensure_scratch)
+
+boot=("$ROOT/guest-image/boot.sh" --kernel "$kernel" --image "$image"
+      --share "$SHARE" --scratch "$scratch" --mem "$MEM" --smp "$SMP"
+      --timeout "$TIMEOUT" --out "$OUT/$JOB")
+[ "$NUMA" = 0 ] || boot+=(--numa)
+args=$(IFS=,; echo "$*")
+
+case "$JOB" in
+shell)
+	exec "${boot[@]}" --interactive ;;
+test)
+	rc=0
+	"${boot[@]}" --job test ${args:+--args "$args"} || rc=$?
+	exec "$ROOT/cgtests/report.sh" "$OUT/test" "$rc" ;;
+run)
+	rc=0
+	"${boot[@]}" --job run ${args:+--args "$args"} || rc=$?
+	cat "$OUT/run/results.txt"
+	[ "$rc" = 0 ] || { say "guest failed (qemu exit $rc); console: $OUT/run/console.txt"; exit 1; }
+	[ -s "$OUT/run/results.txt" ] || { say "no results came back"; exit 1; }
+	say "results also in $OUT/run/results.txt" ;;
+esac

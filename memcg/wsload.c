@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wsload.c - file working-set workloads and the measurements around them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wsload.h"
+
+#define CHUNK (1024 * 1024)
+
+static uint64_t seed_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	uint64_t h = 1469598103934665603ULL;
+
+	for (base = base ? base + 1 : path; *base; base++)
+		h = (h ^ (unsigned char)*base) * 1099511628211ULL;
+	return h;
+}
+
+static inline uint64_t word_at(uint64_t seed, uint64_t off)
+{
+	uint64_t x = seed ^ (off * 0x9e3779b97f4a7c15ULL);
+
+	x ^= x >> 31;
+	return x * 0xbf58476d1ce4e5b9ULL;
+}
+
+static void fill(uint64_t *buf, uint64_t seed, uint64_t off)
+{
+	for (size_t i = 0; i < CHUNK / 8; i++)
+		buf[i] = word_at(seed, off + i * 8);
+}
+
+static bool check(const uint64_t *buf, size_t len, uint64_t seed, uint64_t off)
+{
+	for (size_t i = 0; i < len / 8; i++)
+		if (buf[i] != word_at(seed, off + i * 8))
+			return false;
+	return true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int io_read_bytes(uint64_t *val)
+{
+	char line[128];
+	FILE *f = fopen("/proc/self/io", "r");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "read_bytes: %" SCNu64, val) == 1) {
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+static int write_pattern(int fd, uint64_t seed, uint64_t bytes)
+{
+	uint64_t *buf = malloc(CHUNK);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint64_t off = 0; off < bytes; off += CHUNK) {
+		fill(buf, seed, off);
+		if (pwrite(fd, buf, CHUNK, off) != CHUNK) {
+			ret = -errno ?: -EIO;
+			break;
+		}
+	}
+	free(buf);
+	if (!ret && fsync(fd))
+		ret = -errno;
+	return ret;
+}
+
+/* A data set is reusable when its size and its first and last words match. */
+static bool dataset_ok(int fd, uint64_t seed, uint64_t bytes)
+{
+	struct stat st;
+	uint64_t w;
+
+	if (fstat(fd, &st) || (uint64_t)st.st_size != bytes)
+		return false;
+	if (pread(fd, &w, 8, 0) != 8 || w != word_at(seed, 0))
+		return false;
+	return pread(fd, &w, 8, bytes - 8) == 8 && w == word_at(seed, bytes - 8);
+}
+
+int ws_dataset(const char *path, uint64_t bytes)
+{
+	uint64_t seed = seed_of(path);
+	int fd, ret;
+
+	if (!bytes || bytes % CHUNK)
+		return -EINVAL;
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	if (fd < 0)
+		return -errno;
+	if (dataset_ok(fd, seed, bytes)) {
+		close(fd);
+		return 0;
+	}
+	ret = ftruncate(fd, 0) ? -errno : write_pattern(fd, seed, bytes);
+	if (!ret)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return ret;
+}
+
+int ws_write_file(const char *path, uint64_t bytes)
+{
+	int fd, ret;
+
+	if (!bytes || bytes % CHUNK)
+		return -EINVAL;
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = write_pattern(fd, seed_of(path), bytes);
+	close(fd);
+	return ret;
+}
+
+int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
+		  struct ws_pass *p)
+{
+	uint64_t seed = seed_of(path), io0, io1, end;
+	uint64_t *buf;
+	struct stat st;
+	double t0;
+	int fd, ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->intact = true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(CHUNK);
+	if (!buf || fstat(fd, &st)) {
+		ret = buf ? -errno : -ENOMEM;
+		goto out;
+	}
+	end = len ? off + len : (uint64_t)st.st_size;
+	if (end > (uint64_t)st.st_size)
+		end = st.st_size;
+	ret = io_read_bytes(&io0);
+	if (ret)
+		goto out;
+	t0 = now();
+	for (uint64_t pos = off; pos < end; pos += CHUNK) {
+		size_t want = end - pos < CHUNK ? end - pos : CHUNK;
+		ssize_t got = pread(fd, buf, want, pos);
+
+		if (got < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if ((size_t)got != want) {
+			ret = -EIO;
+			goto out;
+		}
+		if (verify && !check(buf, got, seed, pos))
+			p->intact = false;
+		p->bytes += got;
+	}
+	p->secs = now() - t0;
+	ret = io_read_bytes(&io1);
+	if (ret)
+		goto out;
+	p->disk_bytes = io1 - io0;
+	p->hit = p->bytes ? 1.0 - (double)p->disk_bytes / p->bytes : 0;
+	if (p->hit < 0)
+		p->hit = 0;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+double ws_residency(const char *path)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t resident = 0, pages;
+	unsigned char *vec;
+	struct stat st;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
+		return -1;
+	}
+	pages = (st.st_size + pg - 1) / pg;
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	vec = malloc(pages);
+	if (!vec || mincore(map, st.st_size, vec)) {
+		free(vec);
+		munmap(map, st.st_size);
+		return -1;
+	}
+	for (uint64_t i = 0; i < pages; i++)
+		resident += vec[i] & 1;
+	free(vec);
+	munmap(map, st.st_size);
+	return (double)resident / pages;
+}
+
+int ws_evict(const char *path)
+{
+	int fd = open(path, O_RDONLY), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = -posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	return ret;
+}
+
+int ws_file_read(const char *path, char *buf, int len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	return n;
+}
+
+int ws_file_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != strlen(val))
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int ws_drop_caches(void)
+{
+	sync();
+	return ws_file_write("/proc/sys/vm/drop_caches", "3");
+}
+
+static int read_keyed(const char *file, const char *key, const char *fmt,
+		      uint64_t *val)
+{
+	char line[256], name[128];
+	FILE *f = fopen(file, "r");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t v;
+
+		if (sscanf(line, fmt, name, &v) == 2 && !strcmp(name, key)) {
+			*val = v;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int ws_vmstat(const char *key, uint64_t *val)
+{
+	return read_keyed("/proc/vmstat", key, "%127s %" SCNu64, val);
+}
+
+int ws_meminfo(const char *key, uint64_t *bytes)
+{
+	int ret = read_keyed("/proc/meminfo", key, "%127[^:]: %" SCNu64, bytes);
+
+	if (!ret)
+		*bytes *= 1024;
+	return ret;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wsload.h - file working-set workloads and the measurements around them.
+ *
+ * A data set is a file of deterministic content (every 8-byte word is a
+ * function of its offset and the file's seed), so any pass can verify what
+ * it read.  A read pass reports its hit ratio: 1 - bytes the task caused to
+ * be read from storage (/proc/self/io read_bytes) / bytes read.  Residency
+ * is the fraction of a file's pages in the page cache (mincore).
+ */
+#ifndef WSR_WSLOAD_H
+#define WSR_WSLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WS_MiB ((uint64_t)1024 * 1024)
+#define WS_GiB ((uint64_t)1024 * WS_MiB)
+
+struct ws_pass {
+	uint64_t bytes;		/* read by the pass */
+	uint64_t disk_bytes;	/* of which fetched from storage */
+	double hit;		/* 1 - disk_bytes / bytes */
+	double secs;
+	bool intact;		/* content verified (when asked) */
+};
+
+/* Create PATH of BYTES (multiple of 1 MiB) unless it already holds them. */
+int ws_dataset(const char *path, uint64_t bytes);
+/* Read PATH [off, off+len) sequentially (len 0: to the end). */
+int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
+		  struct ws_pass *p);
+static inline int ws_read_pass(const char *path, bool verify, struct ws_pass *p)
+{
+	return ws_read_range(path, 0, 0, verify, p);
+}
+/* Write BYTES of pattern data to PATH, fsync; then read it back verified. */
+int ws_write_file(const char *path, uint64_t bytes);
+/* Fraction of PATH's pages resident in the page cache, or -1 on error. */
+double ws_residency(const char *path);
+/* Drop PATH's clean page cache (POSIX_FADV_DONTNEED). */
+int ws_evict(const char *path);
+/* sync + echo 3 > /proc/sys/vm/drop_caches */
+int ws_drop_caches(void);
+
+/* One /proc/vmstat counter; -ENOENT when this kernel has no such key. */
+int ws_vmstat(const char *key, uint64_t *val);
+/* Read or write a /proc/sys or /sys file; write returns -errno. */
+int ws_file_read(const char *path, char *buf, int len);
+int ws_file_write(const char *path, const char *val);
+/* MemTotal, MemFree etc. from /proc/meminfo, in bytes. */
+int ws_meminfo(const char *key, uint64_t *bytes);
+
+#endif
