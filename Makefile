@@ -8,7 +8,7 @@ MEM ?= 2G
 SMP ?= 2
 NUMA ?= 0
 TIMEOUT ?= 3600
-SCRATCH_SIZE ?= 24G
+SCRATCH_SIZE ?= 40G
 T ?=
 
 export WSR_CACHE := $(CACHE)

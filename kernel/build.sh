@@ -112,12 +112,12 @@ make_config() {
 	tmp=$(mktemp -d)
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" RETURN
-	make -s -C "$TREE" O="$tmp" x86_64_defconfig >/dev/null
-	KCONFIG_CONFIG="$tmp/.config" "$TREE/scripts/kconfig/merge_config.sh" \
-		-m -O "$tmp" "$tmp/.config" \
-		"$TREE/kernel/configs/kvm_guest.config" "$ROOT"/kernel/*.config \
+	# in the tree, but on a side file: the tree may hold a build
+	make -s -C "$TREE" KCONFIG_CONFIG="$tmp/.config" x86_64_defconfig >/dev/null
+	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$tmp" "$tmp/.config" \
+		kernel/configs/kvm_guest.config "$ROOT"/kernel/*.config) \
 		>"$tmp/merge.log" 2>&1
-	make -s -C "$TREE" O="$tmp" olddefconfig >/dev/null
+	make -s -C "$TREE" KCONFIG_CONFIG="$tmp/.config" olddefconfig >/dev/null
 	check_config "$tmp/.config"
 	if ! cmp -s "$tmp/.config" "$TREE/.config"; then
 		cp "$tmp/.config" "$TREE/.config"

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scenario.c - working-set scenarios under each workingset_policy.
+ *
+ * A run starts from an empty page cache (drop_caches) and, for memcg runs,
+ * a fresh memcg; the workload runs in a child process (inside the memcg if
+ * there is one) that records every pass into shared memory, so the parent
+ * keeps its own memory out of the measurement.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "memcg.h"
+#include "scenario.h"
+#include "wsload.h"
+
+#define POLICY_FILE "/proc/sys/vm/workingset_policy"
+
+const char *const scn_policies[] = { "distance", "activate", "classic" };
+const int scn_npolicies = 3;
+
+static const char *datadir = "/scratch/wsr";
+
+void scn_set_datadir(const char *dir)
+{
+	datadir = dir;
+}
+
+static void scn_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "# ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+int scn_set_policy(const char *policy)
+{
+	return ws_file_write(POLICY_FILE, policy);
+}
+
+uint64_t scn_global_mem(void)
+{
+	uint64_t avail = 0;
+
+	ws_drop_caches();
+	ws_meminfo("MemAvailable", &avail);
+	return avail;
+}
+
+int scn_add_set(struct scn_env *env, char name, uint64_t bytes)
+{
+	int i = env->nsets, err;
+
+	if (i == SCN_MAX_SETS)
+		return -ENOSPC;
+	bytes -= bytes % WS_MiB;
+	env->names[i] = name;
+	env->sizes[i] = bytes;
+	if (mkdir(datadir, 0755) && errno != EEXIST) {
+		scn_msg("%s: %s\n", datadir, strerror(errno));
+		return -errno;
+	}
+	snprintf(env->paths[i], sizeof(env->paths[i]), "%s/set-%c-%" PRIu64 "M",
+		 datadir, name, bytes / WS_MiB);
+	err = ws_dataset(env->paths[i], bytes);
+	if (err) {
+		scn_msg("%s: %s\n", env->paths[i], strerror(-err));
+		return err;
+	}
+	env->nsets++;
+	return 0;
+}
+
+static void record(const struct scn_env *env, struct scn_run *run, int i,
+		   const struct ws_pass *p)
+{
+	struct scn_pass *r;
+	int n = 0;
+
+	if (run->npass == SCN_MAX_PASSES)
+		return;
+	for (int k = 0; k < run->npass; k++)
+		n += run->p[k].set == env->names[i];
+	r = &run->p[run->npass++];
+	r->set = env->names[i];
+	r->pass = n + 1;
+	r->hit = p->hit;
+	for (int k = 0; k < env->nsets; k++)
+		r->res[k] = ws_residency(env->paths[k]);
+}
+
+int scn_read_part(const struct scn_env *env, struct scn_run *run, int i,
+		  uint64_t off, uint64_t len, bool rec)
+{
+	struct ws_pass p;
+	int err = ws_read_range(env->paths[i], off, len, false, &p);
+
+	if (err) {
+		fprintf(stderr, "%s: %s\n", env->paths[i], strerror(-err));
+		return err;
+	}
+	if (rec)
+		record(env, run, i, &p);
+	return 0;
+}
+
+int scn_read(const struct scn_env *env, struct scn_run *run, int i)
+{
+	return scn_read_part(env, run, i, 0, 0, true);
+}
+
+static void counters_global(struct scn_counters *c)
+{
+	ws_vmstat("workingset_refault_file", &c->refault);
+	ws_vmstat("workingset_activate_file", &c->activate);
+	ws_vmstat("workingset_stale", &c->stale);
+	ws_vmstat("workingset_stale_force", &c->stale_force);
+	ws_vmstat("workingset_skip", &c->skip);
+	ws_vmstat("workingset_alloc", &c->alloc);
+}
+
+static void counters_memcg(const struct memcg *cg, struct scn_counters *c)
+{
+	struct memcg_stat st;
+
+	memset(c, 0, sizeof(*c));
+	if (memcg_read_stat(cg, &st))
+		return;
+	c->refault = memcg_stat_get(&st, "total_workingset_refault_file");
+	c->activate = memcg_stat_get(&st, "total_workingset_activate_file");
+	c->stale = memcg_stat_get(&st, "total_workingset_stale");
+	c->stale_force = memcg_stat_get(&st, "total_workingset_stale_force");
+}
+
+static void counters_sub(struct scn_counters *a, const struct scn_counters *b)
+{
+	a->refault -= b->refault;
+	a->activate -= b->activate;
+	a->stale -= b->stale;
+	a->stale_force -= b->stale_force;
+	a->skip -= b->skip;
+	a->alloc -= b->alloc;
+}
+
+int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
+	    struct scn_run *out)
+{
+	struct memcg *parent = NULL, *cg = NULL;
+	struct scn_counters g0;
+	struct scn_run *run;
+	int status, ret = -1, err;
+	char name[128];
+	pid_t pid;
+
+	run = mmap(NULL, sizeof(*run), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (run == MAP_FAILED)
+		return -1;
+	memset(run, 0, sizeof(*run));
+	snprintf(run->policy, sizeof(run->policy), "%s", policy);
+	err = scn_set_policy(policy);
+	if (err) {
+		scn_msg("%s=%s: %s\n", POLICY_FILE, policy, strerror(-err));
+		goto out;
+	}
+	ws_drop_caches();
+	if (env->memcg) {
+		if (memcg_lib_init())
+			goto cgerr;
+		if (env->parent) {
+			parent = memcg_create(env->parent, env->limit);
+			if (!parent)
+				goto cgerr;
+			snprintf(name, sizeof(name), "%s/%s", env->parent, env->memcg);
+			cg = memcg_create(name, 0);
+		} else {
+			cg = memcg_create(env->memcg, env->limit);
+		}
+		if (!cg)
+			goto cgerr;
+	}
+	counters_global(&g0);
+	pid = fork();
+	if (pid == 0) {
+		if (cg && memcg_attach_self(cg)) {
+			fprintf(stderr, "%s\n", memcg_strerror());
+			_exit(1);
+		}
+		_exit(fn(env, run) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		scn_msg("%s: the workload failed\n", policy);
+		goto out;
+	}
+	counters_global(&run->global);
+	counters_sub(&run->global, &g0);
+	if (cg)
+		counters_memcg(cg, &run->memcg);
+	if (parent)
+		counters_memcg(parent, &run->parent);
+	ret = 0;
+	goto out;
+cgerr:
+	scn_msg("%s\n", memcg_strerror());
+out:
+	run->failed = ret != 0;
+	*out = *run;
+	munmap(run, sizeof(*run));
+	if (cg)
+		memcg_destroy(cg);
+	if (parent)
+		memcg_destroy(parent);
+	return ret;
+}
+
+void scn_print(FILE *f, const char *pfx, const struct scn_env *env,
+	       const struct scn_run *run)
+{
+	fprintf(f, "%spolicy %s%s\n", pfx, run->policy, run->failed ? " (FAILED)" : "");
+	fprintf(f, "%s  %-4s %-4s %7s", pfx, "set", "pass", "hit%");
+	for (int k = 0; k < env->nsets; k++)
+		fprintf(f, "   res%%%c", env->names[k]);
+	fprintf(f, "\n");
+	for (int i = 0; i < run->npass; i++) {
+		const struct scn_pass *p = &run->p[i];
+
+		fprintf(f, "%s  %-4c %-4d %7.1f", pfx, p->set, p->pass, 100 * p->hit);
+		for (int k = 0; k < env->nsets; k++)
+			fprintf(f, " %7.1f", 100 * p->res[k]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "%s  vmstat: refault %" PRIu64 " activate %" PRIu64 " stale %" PRIu64
+		" stale_force %" PRIu64 " skip %" PRIu64 " alloc %" PRIu64 "\n", pfx,
+		run->global.refault, run->global.activate, run->global.stale,
+		run->global.stale_force, run->global.skip, run->global.alloc);
+	if (env->memcg)
+		fprintf(f, "%s  memory.stat: total_workingset_refault_file %" PRIu64
+			" activate_file %" PRIu64 " stale %" PRIu64 " stale_force %" PRIu64 "\n",
+			pfx, run->memcg.refault, run->memcg.activate, run->memcg.stale,
+			run->memcg.stale_force);
+}
+
+int scn_first_pass_at(const struct scn_run *run, char c, double min)
+{
+	for (int i = 0; i < run->npass; i++)
+		if (run->p[i].set == c && run->p[i].hit >= min)
+			return run->p[i].pass;
+	return 0;
+}
+
+const struct scn_pass *scn_last(const struct scn_run *run, char c)
+{
+	const struct scn_pass *last = NULL;
+
+	for (int i = 0; i < run->npass; i++)
+		if (run->p[i].set == c)
+			last = &run->p[i];
+	return last;
+}
+
+double scn_min_hit(const struct scn_run *run, char c, int from)
+{
+	double min = 1.0;
+
+	for (int i = 0; i < run->npass; i++)
+		if (run->p[i].set == c && run->p[i].pass >= from && run->p[i].hit < min)
+			min = run->p[i].hit;
+	return min;
+}
+
+/*
+ * The cover letter's case: a fully activated set A, then a set B of equal
+ * size read repeatedly.  Sets: A, B.
+ */
+int scn_switch(const struct scn_env *env, struct scn_run *run)
+{
+	for (int i = 0; i < 3; i++)
+		if (scn_read(env, run, 0))
+			return -1;
+	for (int i = 0; i < 8; i++)
+		if (scn_read(env, run, 1))
+			return -1;
+	return 0;
+}
+
+/* A activated, then B bigger than memory read twice.  Sets: A, B. */
+int scn_bigger(const struct scn_env *env, struct scn_run *run)
+{
+	for (int i = 0; i < 3; i++)
+		if (scn_read(env, run, 0))
+			return -1;
+	for (int i = 0; i < 2; i++)
+		if (scn_read(env, run, 1))
+			return -1;
+	return 0;
+}
+
+/*
+ * A hot set H read between the chunks of a once-used stream S.
+ * Sets: H, S.  H is read twice first so it is active.
+ */
+int scn_stream(const struct scn_env *env, struct scn_run *run)
+{
+	uint64_t chunk = env->sizes[1] / 8;
+
+	for (int i = 0; i < 2; i++)
+		if (scn_read(env, run, 0))
+			return -1;
+	for (uint64_t off = 0; off < env->sizes[1]; off += chunk) {
+		if (scn_read_part(env, run, 1, off, chunk, false) ||
+		    scn_read(env, run, 0))
+			return -1;
+	}
+	return 0;
+}

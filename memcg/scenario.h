@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scenario.h - the cover letter's working-set scenarios, run under each
+ * workingset_policy, globally or inside a cgroup-v1 memcg, with per-pass
+ * hit ratio and residency recorded for the tests and `make run`.
+ */
+#ifndef WSR_SCENARIO_H
+#define WSR_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SCN_MAX_PASSES	48
+#define SCN_MAX_SETS	3
+
+struct scn_pass {
+	char set;			/* 'A', 'B', 'H', 'S' ... */
+	int pass;			/* 1-based, per set */
+	double hit;			/* of this pass */
+	double res[SCN_MAX_SETS];	/* residency of each set after it */
+};
+
+/* Counters a run moved: /proc/vmstat deltas, and the memcg's own. */
+struct scn_counters {
+	uint64_t refault, activate, stale, stale_force, skip, alloc;
+};
+
+struct scn_run {
+	char policy[16];
+	int npass;
+	struct scn_pass p[SCN_MAX_PASSES];
+	struct scn_counters global;
+	struct scn_counters memcg;	/* total_* of the memcg, if any */
+	struct scn_counters parent;	/* total_* of its parent, if any */
+	bool failed;
+};
+
+struct scn_env {
+	const char *memcg;	/* NULL: global reclaim; else run inside it */
+	const char *parent;	/* limit on this parent, workload in memcg */
+	uint64_t limit;		/* memory.limit_in_bytes (memcg runs) */
+	uint64_t mem;		/* memory the scenario is sized on */
+	int nsets;
+	char names[SCN_MAX_SETS];
+	char paths[SCN_MAX_SETS][256];
+	uint64_t sizes[SCN_MAX_SETS];
+};
+
+typedef int (*scn_fn)(const struct scn_env *env, struct scn_run *run);
+
+extern const char *const scn_policies[];
+extern const int scn_npolicies;
+
+/* Where data sets live (default /scratch/wsr). */
+void scn_set_datadir(const char *dir);
+/* Memory global scenarios are sized on: the file LRU's potential. */
+uint64_t scn_global_mem(void);
+/* Add a data set (created on the scratch disk if missing). */
+int scn_add_set(struct scn_env *env, char name, uint64_t bytes);
+/* Run FN under POLICY: fresh caches, fresh memcg, counters around it. */
+int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
+	    struct scn_run *run);
+/* Read set I fully once and record the pass. */
+int scn_read(const struct scn_env *env, struct scn_run *run, int i);
+/* Read [off, off+len) of set I and record it as a pass. */
+int scn_read_part(const struct scn_env *env, struct scn_run *run, int i,
+		  uint64_t off, uint64_t len, bool record);
+void scn_print(FILE *f, const char *prefix, const struct scn_env *env,
+	       const struct scn_run *run);
+int scn_set_policy(const char *policy);
+
+/* The scenarios */
+int scn_switch(const struct scn_env *env, struct scn_run *run);
+int scn_bigger(const struct scn_env *env, struct scn_run *run);
+int scn_stream(const struct scn_env *env, struct scn_run *run);
+
+/* First pass (1-based) of set C with hit >= MIN, or 0 if none. */
+int scn_first_pass_at(const struct scn_run *run, char c, double min);
+/* The last recorded pass of set C, or NULL. */
+const struct scn_pass *scn_last(const struct scn_run *run, char c);
+/* Lowest hit ratio over passes of set C from pass FROM on. */
+double scn_min_hit(const struct scn_run *run, char c, int from);
+
+#endif

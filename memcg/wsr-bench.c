@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wsr-bench - the cover letter's scenarios under every workingset_policy
+ * (and the multi-gen LRU), globally or inside a cgroup-v1 memcg, printed
+ * side by side: per-pass hit ratio, final residency, counters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "wsload.h"
+
+#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
+#define MAX_RUNS 4
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-d DIR] SCENARIO...\n"
+		"  SCENARIO   switch, bigger or stream\n"
+		"  -g MEMCG   run inside this memcg; the scenario is sized on LIMIT\n"
+		"  -l LIMIT   memory.limit_in_bytes, e.g. 1280M\n"
+		"  -p PARENT  put the limit on PARENT, run in PARENT/MEMCG\n"
+		"  -m         also run with the multi-gen LRU enabled\n"
+		"  -d DIR     data directory (default /scratch/wsr)\n");
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || !v)
+		return -EINVAL;
+	if (*end == 'M')
+		v *= WS_MiB;
+	else if (*end == 'G')
+		v *= WS_GiB;
+	else
+		return -EINVAL;
+	if (end[1])
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int setup(const char *scn, struct scn_env *env, scn_fn *fn)
+{
+	uint64_t m = env->mem;
+
+	if (!strcmp(scn, "switch")) {
+		*fn = scn_switch;
+		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 7 / 10);
+	}
+	if (!strcmp(scn, "bigger")) {
+		*fn = scn_bigger;
+		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 3 / 2);
+	}
+	if (!strcmp(scn, "stream")) {
+		*fn = scn_stream;
+		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 4);
+	}
+	return -EINVAL;
+}
+
+static void print_side_by_side(const char *scn, const struct scn_env *env,
+			       const struct scn_run *runs, const char **labels, int n)
+{
+	printf("== %s (%s, sized on %" PRIu64 " MiB):", scn,
+	       env->memcg ? "in a memcg" : "global", env->mem / WS_MiB);
+	for (int k = 0; k < env->nsets; k++)
+		printf(" %c = %" PRIu64 " MiB", env->names[k], env->sizes[k] / WS_MiB);
+	printf("\n%-4s %-4s", "set", "pass");
+	for (int r = 0; r < n; r++)
+		printf(" %10s", labels[r]);
+	printf("   (hit %%)\n");
+	for (int i = 0; i < runs[0].npass; i++) {
+		printf("%-4c %-4d", runs[0].p[i].set, runs[0].p[i].pass);
+		for (int r = 0; r < n; r++) {
+			if (i < runs[r].npass && !runs[r].failed)
+				printf(" %10.1f", 100 * runs[r].p[i].hit);
+			else
+				printf(" %10s", "-");
+		}
+		printf("\n");
+	}
+	for (int k = 0; k < env->nsets; k++) {
+		printf("res%%%c     ", env->names[k]);
+		for (int r = 0; r < n; r++) {
+			const struct scn_run *x = &runs[r];
+
+			if (x->npass && !x->failed)
+				printf(" %10.1f", 100 * x->p[x->npass - 1].res[k]);
+			else
+				printf(" %10s", "-");
+		}
+		printf("   (final residency)\n");
+	}
+	printf("%-9s", "stale");
+	for (int r = 0; r < n; r++)
+		printf(" %10" PRIu64, runs[r].global.stale);
+	printf("\n%-9s", "force");
+	for (int r = 0; r < n; r++)
+		printf(" %10" PRIu64, runs[r].global.stale_force);
+	printf("\n%-9s", "activate");
+	for (int r = 0; r < n; r++)
+		printf(" %10" PRIu64, runs[r].global.activate);
+	printf("\n%-9s", "refault");
+	for (int r = 0; r < n; r++)
+		printf(" %10" PRIu64, runs[r].global.refault);
+	printf("   (/proc/vmstat, pages)\n");
+	if (env->memcg) {
+		printf("%-9s", "mc.stale");
+		for (int r = 0; r < n; r++)
+			printf(" %10" PRIu64, runs[r].memcg.stale);
+		printf("   (memory.stat total_workingset_stale)\n");
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct scn_env base = { 0 };
+	bool mglru = false;
+	int opt, ret = 0;
+
+	while ((opt = getopt(argc, argv, "g:l:p:md:h")) != -1) {
+		switch (opt) {
+		case 'g': base.memcg = optarg; break;
+		case 'p': base.parent = optarg; break;
+		case 'l':
+			if (parse_size(optarg, &base.limit)) {
+				fprintf(stderr, "wsr-bench: bad limit '%s'\n", optarg);
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'm': mglru = true; break;
+		case 'd': scn_set_datadir(optarg); break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind == argc || (base.memcg && !base.limit) ||
+	    (!base.memcg && (base.limit || base.parent))) {
+		usage(stderr);
+		return 2;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "switch") && strcmp(argv[i], "bigger") &&
+		    strcmp(argv[i], "stream")) {
+			fprintf(stderr, "wsr-bench: unknown scenario '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	base.mem = base.memcg ? base.limit : scn_global_mem();
+
+	for (int i = optind; i < argc; i++) {
+		struct scn_run runs[MAX_RUNS];
+		const char *labels[MAX_RUNS];
+		struct scn_env env = base;
+		scn_fn fn;
+		int n = 0;
+
+		if (setup(argv[i], &env, &fn)) {
+			ret = 1;
+			continue;
+		}
+		for (int p = 0; p < scn_npolicies; p++) {
+			labels[n] = scn_policies[p];
+			scn_run(&env, scn_policies[p], fn, &runs[n++]);
+		}
+		if (mglru) {
+			if (ws_file_write(LRU_GEN, "y") == 0) {
+				labels[n] = "mglru";
+				scn_run(&env, "distance", fn, &runs[n]);
+				snprintf(runs[n].policy, sizeof(runs[n].policy), "mglru");
+				n++;
+				ws_file_write(LRU_GEN, "n");
+			} else {
+				fprintf(stderr, "wsr-bench: cannot enable MGLRU\n");
+			}
+		}
+		scn_set_policy("distance");
+		print_side_by_side(argv[i], &env, runs, labels, n);
+		for (int r = 0; r < n; r++)
+			ret |= runs[r].failed;
+	}
+	return ret;
+}
