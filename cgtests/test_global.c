@@ -32,8 +32,8 @@ static void run_policies(const struct scn_env *env, scn_fn fn,
 /* Bad values are refused with EINVAL and the old value stays. */
 static int test_policy_input(void)
 {
-	static const char *const bad_policy[] = { "bogus", "", "distance2", "1" };
-	static const char *const bad_place[] = { "2", "-1", "abc", "" };
+	static const char *const bad_policy[] = { "bogus", "\n", "distance2", "1" };
+	static const char *const bad_place[] = { "2", "-1", "abc", "1x" };
 	static const char *const counters[] = {
 		"workingset_skip", "workingset_alloc",
 		"workingset_stale", "workingset_stale_force",
