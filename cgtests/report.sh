@@ -1,53 +1,60 @@
 #!/bin/bash
-# report.sh - judge a guest test run on the host.
+# report.sh - judge guest test runs on the host.
 #
-# usage: cgtests/report.sh OUTDIR QEMU_RC
-# Prints the TAP stream the guest wrote (OUTDIR/results.txt), scans the
+# usage: cgtests/report.sh OUTDIR QEMU_RC [OUTDIR QEMU_RC]...
+# Prints the TAP stream each guest wrote (OUTDIR/results.txt), scans the
 # guest's kernel log (OUTDIR/kmsg.txt, and console.txt for a panic) for
 # BUG/WARNING/Oops/KASAN/lockdep reports, pins each on the test that was
 # running, and ends with one line "N passed, N failed, N skipped".
 # Fails by default: a missing plan, a short stream, a timeout, a panic or
 # any kernel report is a failure.
 set -uo pipefail
-[ $# = 2 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-out=$1 qrc=$2
-res=$out/results.txt kmsg=$out/kmsg.txt con=$out/console.txt
-
-cat "$res"
-pass=$(grep -c -E '^ok [0-9]+ ' "$res" | tr -d ' ')
-skip=$(grep -c -E '^ok [0-9]+ .*# SKIP' "$res" | tr -d ' ')
-fail=$(grep -c -E '^not ok [0-9]+ ' "$res" | tr -d ' ')
-pass=$((pass - skip))
-plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$res" | head -n 1)
-extra=0
+[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because'
+tpass=0 tfail=0 tskip=0
 
 problem() { echo "# HARNESS: $*"; extra=$((extra + 1)); }
 
-if [ -z "$plan" ]; then
-	problem "no TAP plan from the guest (see $con)"
-elif [ $((pass + fail + skip)) -lt "$plan" ]; then
-	problem "only $((pass + fail + skip)) of $plan results: the guest stopped early (see $con)"
-fi
-case "$qrc" in
-0) ;;
-124) problem "the guest timed out" ;;
-*) problem "qemu exited $qrc" ;;
-esac
-if grep -q -e 'Kernel panic' "$con" 2>/dev/null; then
-	problem "kernel panic: $(grep -m1 'Kernel panic' "$con")"
-fi
-# Kernel reports, pinned on the test that was running.
-pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because'
-if [ -s "$kmsg" ]; then
-	while IFS=$'\t' read -r test line; do
-		problem "kernel log during ${test:-boot}: $line"
-	done < <(awk -v pat="$pattern" '
-		/wsr-test: begin / { t = $NF }
-		/wsr-test: end / { t = "" }
-		$0 ~ pat { sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0 }' "$kmsg" | head -20)
-elif [ -n "$plan" ]; then
-	problem "no kernel log came back from the guest"
-fi
-fail=$((fail + extra))
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ] && [ "$pass" -gt 0 -o "$skip" -gt 0 ]
+judge() {
+	local out=$1 qrc=$2 res kmsg con pass skip fail plan
+	res=$out/results.txt kmsg=$out/kmsg.txt con=$out/console.txt
+	extra=0
+	cat "$res"
+	pass=$(grep -c -E '^ok [0-9]+ ' "$res")
+	skip=$(grep -c -E '^ok [0-9]+ .*# SKIP' "$res")
+	fail=$(grep -c -E '^not ok [0-9]+ ' "$res")
+	pass=$((pass - skip))
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$res" | head -n 1)
+	if [ -z "$plan" ]; then
+		problem "no TAP plan from the guest (see $con)"
+	elif [ $((pass + fail + skip)) -lt "$plan" ]; then
+		problem "only $((pass + fail + skip)) of $plan results: the guest stopped early (see $con)"
+	fi
+	case "$qrc" in
+	0) ;;
+	124) problem "the guest timed out" ;;
+	*) problem "qemu exited $qrc" ;;
+	esac
+	if grep -q -e 'Kernel panic' "$con" 2>/dev/null; then
+		problem "kernel panic: $(grep -m1 'Kernel panic' "$con")"
+	fi
+	# kernel reports, pinned on the test that was running
+	if [ -s "$kmsg" ]; then
+		while IFS=$'\t' read -r test line; do
+			problem "kernel log during ${test:-boot}: $line"
+		done < <(awk -v pat="$pattern" '
+			/wsr-test: begin / { t = $NF }
+			/wsr-test: end / { t = "" }
+			$0 ~ pat { sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0 }' "$kmsg" | head -20)
+	elif [ -n "$plan" ]; then
+		problem "no kernel log came back from the guest"
+	fi
+	tpass=$((tpass + pass)) tfail=$((tfail + fail + extra)) tskip=$((tskip + skip))
+}
+
+while [ $# -gt 0 ]; do
+	judge "$1" "$2"
+	shift 2
+done
+echo "$tpass passed, $tfail failed, $tskip skipped"
+[ "$tfail" = 0 ] && [ $((tpass + tskip)) -gt 0 ]

@@ -70,20 +70,37 @@ scratch=$(ensure_scratch)
 
 boot=("$ROOT/guest-image/boot.sh" --kernel "$kernel" --image "$image"
       --share "$SHARE" --scratch "$scratch" --mem "$MEM" --smp "$SMP"
-      --timeout "$TIMEOUT" --out "$OUT/$JOB")
+      --timeout "$TIMEOUT")
 [ "$NUMA" = 0 ] || boot+=(--numa)
 args=$(IFS=,; echo "$*")
 
 case "$JOB" in
 shell)
-	exec "${boot[@]}" --interactive ;;
+	exec "${boot[@]}" --out "$OUT/shell" --interactive ;;
 test)
-	rc=0
-	"${boot[@]}" --job test ${args:+--args "$args"} || rc=$?
-	exec "$ROOT/cgtests/report.sh" "$OUT/test" "$rc" ;;
+	# tests that need a NUMA guest get a boot of their own
+	sel=$("$SHARE/cgtests/run-tests" -l "$@") || exit 2
+	numa=$(echo "$sel" | grep '^test_numa/' | paste -sd, -)
+	main=$(echo "$sel" | grep -v '^test_numa/' | paste -sd, -)
+	if [ $# = 0 ]; then
+		main=""
+		numa=$("$SHARE/cgtests/run-tests" -l test_numa | paste -sd, -)
+	fi
+	results=()
+	if [ $# = 0 ] || [ -n "$main" ]; then
+		rc=0
+		"${boot[@]}" --out "$OUT/test" --job test ${main:+--args "$main"} || rc=$?
+		results+=("$OUT/test" "$rc")
+	fi
+	if [ -n "$numa" ]; then
+		rc=0
+		"${boot[@]}" --out "$OUT/test-numa" --numa --job test --args "$numa" || rc=$?
+		results+=("$OUT/test-numa" "$rc")
+	fi
+	exec "$ROOT/cgtests/report.sh" "${results[@]}" ;;
 run)
 	rc=0
-	"${boot[@]}" --job run ${args:+--args "$args"} || rc=$?
+	"${boot[@]}" --out "$OUT/run" --job run ${args:+--args "$args"} || rc=$?
 	cat "$OUT/run/results.txt"
 	[ "$rc" = 0 ] || { say "guest failed (qemu exit $rc); console: $OUT/run/console.txt"; exit 1; }
 	[ -s "$OUT/run/results.txt" ] || { say "no results came back"; exit 1; }

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_numa.c - placement of refaulting page cache on a two-node guest.
+ *
+ * Node 1 holds a stale active set; node 0 is under pressure (anonymous
+ * ballast leaves it little room for the page cache).  A workload bigger
+ * than node 0's room runs on node 0's CPU under the default local memory
+ * policy and reads its set repeatedly.  With placement, its refaults are
+ * steered to node 1, where they ask for the stale set to be deactivated;
+ * without, they keep thrashing in node 0.  Only run on a NUMA guest
+ * (make test boots one for it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgtest.h"
+
+#define PLACEMENT "/proc/sys/vm/workingset_placement"
+#define PASSES 6
+
+static int nr_nodes(void)
+{
+	int n = 0;
+	char path[64];
+
+	for (;; n++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
+		if (access(path, F_OK))
+			return n;
+	}
+}
+
+static uint64_t node_kb(int node, const char *key)
+{
+	char path[64], line[256], k[64];
+	uint64_t v = 0, val;
+	int nid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Node %d %63[^:]: %" SCNu64, &nid, k, &val) == 3 &&
+		    !strcmp(k, key))
+			v = val;
+	fclose(f);
+	return v;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static pid_t spawn_reader(int cpu, const char *path, int passes, double *hits)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (pin(cpu))
+		_exit(1);
+	for (int i = 0; i < passes; i++) {
+		struct ws_pass p;
+
+		if (ws_read_pass(path, false, &p))
+			_exit(1);
+		if (hits)
+			hits[i] = p.hit;
+	}
+	_exit(0);
+}
+
+static pid_t spawn_ballast(uint64_t bytes)
+{
+	pid_t pid = fork();
+	char *p;
+
+	if (pid)
+		return pid;
+	if (pin(0))
+		_exit(1);
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(1);
+	for (uint64_t i = 0; i < bytes; i += 4096)
+		p[i] = 1;
+	for (;;)
+		pause();
+}
+
+static int wait_ok(pid_t pid)
+{
+	int st;
+
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+}
+
+struct numa_run {
+	double hit[PASSES];
+	uint64_t skip, alloc, file1_kb;
+};
+
+static int run_once(const char *placement, const char *old, const char *w,
+		    uint64_t ballast, struct numa_run *r)
+{
+	uint64_t s0 = 0, a0 = 0;
+	double *hits;
+	pid_t b, pid;
+	int ret = -1;
+
+	hits = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hits == MAP_FAILED)
+		return -1;
+	ws_file_write("/proc/sys/vm/workingset_policy", "distance");
+	if (ws_file_write(PLACEMENT, placement))
+		goto out;
+	ws_drop_caches();
+	/* the stale active set on node 1 */
+	if (wait_ok(spawn_reader(1, old, 2, NULL)))
+		goto out;
+	b = spawn_ballast(ballast);
+	sleep(2);
+	ws_vmstat("workingset_skip", &s0);
+	ws_vmstat("workingset_alloc", &a0);
+	pid = spawn_reader(0, w, PASSES, hits);
+	ret = wait_ok(pid);
+	ws_vmstat("workingset_skip", &r->skip);
+	ws_vmstat("workingset_alloc", &r->alloc);
+	r->skip -= s0;
+	r->alloc -= a0;
+	r->file1_kb = node_kb(1, "FilePages");
+	memcpy(r->hit, hits, sizeof(r->hit));
+	kill(b, SIGKILL);
+	waitpid(b, NULL, 0);
+out:
+	munmap(hits, 4096);
+	ws_file_write(PLACEMENT, "1");
+	return ret;
+}
+
+static void print_run(const char *name, const struct numa_run *r)
+{
+	ksft_print_msg("placement %s: hit%% per pass", name);
+	for (int i = 0; i < PASSES; i++)
+		printf(" %.1f", 100 * r->hit[i]);
+	printf("; skip %" PRIu64 " alloc %" PRIu64 "; node 1 FilePages %" PRIu64 " MiB\n",
+	       r->skip, r->alloc, r->file1_kb / 1024);
+}
+
+static int test_numa_placement(void)
+{
+	uint64_t node_mb = node_kb(0, "MemTotal") / 1024;
+	struct numa_run on = { 0 }, off = { 0 };
+	char old[512], w[512];
+	bool ok;
+
+	if (nr_nodes() < 2) {
+		ksft_print_msg("needs a two-node guest (make test NUMA=1 T=test_numa)\n");
+		return KSFT_SKIP;
+	}
+	cgt_path(old, sizeof(old), "numa-old");
+	cgt_path(w, sizeof(w), "numa-work");
+	if (ws_dataset(old, node_mb * 55 / 100 * WS_MiB) ||
+	    ws_dataset(w, node_mb * 70 / 100 * WS_MiB))
+		return KSFT_FAIL;
+	ksft_print_msg("nodes of %" PRIu64 " MiB; stale set %" PRIu64 " MiB on node 1, workload %" PRIu64
+		       " MiB on node 0 behind %" PRIu64 " MiB of anon ballast\n",
+		       node_mb, node_mb * 55 / 100, node_mb * 70 / 100, node_mb * 45 / 100);
+	if (run_once("0", old, w, node_mb * 45 / 100 * WS_MiB, &off) ||
+	    run_once("1", old, w, node_mb * 45 / 100 * WS_MiB, &on))
+		return KSFT_FAIL;
+	print_run("off", &off);
+	print_run("on", &on);
+	ok = CGT_CHECK(on.skip > 0 && on.alloc > 0, "workingset_skip %" PRIu64 ", workingset_alloc %"
+		       PRIu64 " moved", on.skip, on.alloc);
+	ok &= CGT_CHECK(on.file1_kb > off.file1_kb, "more page cache on node 1 with placement (%"
+			PRIu64 " vs %" PRIu64 " MiB)", on.file1_kb / 1024, off.file1_kb / 1024);
+	ok &= CGT_CHECK(on.hit[PASSES - 1] > off.hit[PASSES - 1] + 0.10,
+			"last pass hit %.1f%% with placement > %.1f%% without",
+			100 * on.hit[PASSES - 1], 100 * off.hit[PASSES - 1]);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cgtest tests[] = {
+	CGTEST(test_numa_placement),
+};
+
+int main(int argc, char **argv)
+{
+	return cgtest_main(argc, argv, tests, ARRAY_SIZE(tests));
+}
