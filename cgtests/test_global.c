@@ -80,7 +80,7 @@ static int test_policy_input(void)
 static int test_global_switch(void)
 {
 	struct scn_run runs[3];
-	struct scn_env env = { .mem = scn_global_mem() };
+	struct scn_env env = { .tag = "global-switch", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	const struct scn_pass *a3, *last;
 	int adapted;
@@ -114,7 +114,7 @@ static int test_global_switch(void)
 static int test_global_bigger(void)
 {
 	struct scn_run runs[3];
-	struct scn_env env = { .mem = scn_global_mem() };
+	struct scn_env env = { .tag = "global-bigger", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	const struct scn_pass *last;
 	bool ok;
@@ -140,7 +140,7 @@ static int test_global_bigger(void)
 static int test_global_stream(void)
 {
 	struct scn_run runs[3];
-	struct scn_env env = { .mem = scn_global_mem() };
+	struct scn_env env = { .tag = "global-stream", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	double min;
 

@@ -52,7 +52,7 @@ static int switch_env(struct scn_env *env)
 /* The switch case at a memcg's hard limit; counters move in memory.stat. */
 static int test_memcg_switch(void)
 {
-	struct scn_env env = { .memcg = "cgt_switch" };
+	struct scn_env env = { .tag = "memcg-switch", .memcg = "cgt_switch" };
 	struct scn_run runs[3];
 	const struct scn_run *d = &runs[0];
 	bool ok;
@@ -78,7 +78,7 @@ static int test_memcg_switch(void)
 /* B bigger than the limit: A is left alone. */
 static int test_memcg_bigger(void)
 {
-	struct scn_env env = { .memcg = "cgt_bigger", .mem = LIMIT, .limit = LIMIT };
+	struct scn_env env = { .tag = "memcg-bigger", .memcg = "cgt_bigger", .mem = LIMIT, .limit = LIMIT };
 	struct scn_run runs[3];
 	const struct scn_pass *last;
 
@@ -96,7 +96,7 @@ static int test_memcg_bigger(void)
 /* A hot set between chunks of a stream of 4x the limit stays cached. */
 static int test_memcg_stream(void)
 {
-	struct scn_env env = { .memcg = "cgt_stream", .mem = LIMIT, .limit = LIMIT };
+	struct scn_env env = { .tag = "memcg-stream", .memcg = "cgt_stream", .mem = LIMIT, .limit = LIMIT };
 	struct scn_run runs[3];
 	double min;
 
@@ -114,7 +114,7 @@ static int test_memcg_stream(void)
 /* Limit on the parent, workload in a child. */
 static int test_memcg_hierarchy(void)
 {
-	struct scn_env env = { .memcg = "child", .parent = "cgt_parent" };
+	struct scn_env env = { .tag = "memcg-switch", .memcg = "child", .parent = "cgt_parent" };
 	struct scn_run run;
 	bool ok;
 

@@ -97,6 +97,9 @@ MACHINE=(-machine q35 -m "${MB}M" -smp "$SMP")
 if [ "$NUMA" = 1 ]; then
 	[ "$SMP" -ge 2 ] || die "--numa needs --smp 2 or more"
 	half=$(( MB / 2 ))
+	# one socket per node, or the kernel rightly warns that cache
+	# siblings sit on different nodes
+	MACHINE[5]="$SMP,sockets=2,cores=$(( SMP / 2 )),threads=1"
 	MACHINE+=(-object "memory-backend-ram,id=m0,size=${half}M"
 		  -object "memory-backend-ram,id=m1,size=$(( MB - half ))M"
 		  -numa "node,nodeid=0,cpus=0-$(( SMP / 2 - 1 )),memdev=m0"

@@ -80,8 +80,8 @@ shell)
 test)
 	# tests that need a NUMA guest get a boot of their own
 	sel=$("$SHARE/cgtests/run-tests" -l "$@") || exit 2
-	numa=$(echo "$sel" | grep '^test_numa/' | paste -sd, -)
-	main=$(echo "$sel" | grep -v '^test_numa/' | paste -sd, -)
+	numa=$(echo "$sel" | { grep '^test_numa/' || true; } | paste -sd, -)
+	main=$(echo "$sel" | { grep -v '^test_numa/' || true; } | paste -sd, -)
 	if [ $# = 0 ]; then
 		main=""
 		numa=$("$SHARE/cgtests/run-tests" -l test_numa | paste -sd, -)

@@ -65,15 +65,17 @@ int scn_add_set(struct scn_env *env, char name, uint64_t bytes)
 
 	if (i == SCN_MAX_SETS)
 		return -ENOSPC;
-	bytes -= bytes % WS_MiB;
+	bytes -= bytes % (64 * WS_MiB);
+	if (!bytes)
+		return -EINVAL;
 	env->names[i] = name;
 	env->sizes[i] = bytes;
 	if (mkdir(datadir, 0755) && errno != EEXIST) {
 		scn_msg("%s: %s\n", datadir, strerror(errno));
 		return -errno;
 	}
-	snprintf(env->paths[i], sizeof(env->paths[i]), "%s/set-%c-%" PRIu64 "M",
-		 datadir, name, bytes / WS_MiB);
+	snprintf(env->paths[i], sizeof(env->paths[i]), "%s/%s-%c", datadir,
+		 env->tag ? env->tag : "set", name);
 	err = ws_dataset(env->paths[i], bytes);
 	if (err) {
 		scn_msg("%s: %s\n", env->paths[i], strerror(-err));

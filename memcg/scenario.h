@@ -37,6 +37,7 @@ struct scn_run {
 };
 
 struct scn_env {
+	const char *tag;	/* names the data sets: "<tag>-<set>" */
 	const char *memcg;	/* NULL: global reclaim; else run inside it */
 	const char *parent;	/* limit on this parent, workload in memcg */
 	uint64_t limit;		/* memory.limit_in_bytes (memcg runs) */
@@ -56,7 +57,12 @@ extern const int scn_npolicies;
 void scn_set_datadir(const char *dir);
 /* Memory global scenarios are sized on: the file LRU's potential. */
 uint64_t scn_global_mem(void);
-/* Add a data set (created on the scratch disk if missing). */
+/*
+ * Add a data set (created on the scratch disk if missing).  Its size is
+ * rounded down to 64 MiB and its file named by env->tag and NAME, so
+ * that a rerun on a guest of about the same memory reuses it and a
+ * changed size rewrites the file rather than adding one.
+ */
 int scn_add_set(struct scn_env *env, char name, uint64_t bytes);
 /* Run FN under POLICY: fresh caches, fresh memcg, counters around it. */
 int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,

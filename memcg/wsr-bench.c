@@ -168,8 +168,12 @@ int main(int argc, char **argv)
 		struct scn_run runs[MAX_RUNS];
 		const char *labels[MAX_RUNS];
 		struct scn_env env = base;
+		char tag[64];
 		scn_fn fn;
 		int n = 0;
+
+		snprintf(tag, sizeof(tag), "%s-%s", base.memcg ? "memcg" : "global", argv[i]);
+		env.tag = tag;
 
 		if (setup(argv[i], &env, &fn)) {
 			ret = 1;
