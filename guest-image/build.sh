@@ -16,21 +16,14 @@ SUITE=bookworm
 PACKAGES=systemd,systemd-sysv,udev,dbus,cgroup-tools,libcgroup2,numactl,procps,e2fsprogs,util-linux,less,kmod
 MACHINE_ID=5c9e4a1d0f3b4e27a8d6c1b2e3f40517
 
+# shellcheck source=../lib/deps.sh
+. "$HERE/../lib/deps.sh"
+
 say() { printf 'image: %s\n' "$*" >&2; }
 die() { printf 'image: error: %s\n' "$*" >&2; exit 1; }
 
 ensure_deps() {
-	local missing=() p
-	for p in mmdebstrap e2fsprogs debian-archive-keyring; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		say "installing ${missing[*]}"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -q >/dev/null
-		apt-get install -y -q "${missing[@]}" >/dev/null
-	fi
+	ensure_pkgs image mmdebstrap e2fsprogs debian-archive-keyring
 }
 
 input_hash() {
@@ -97,6 +90,8 @@ main() {
 	--path) ;;
 	*) sed -n '/^#   guest-image/s/^#   //p' "$0" >&2; exit 2 ;;
 	esac
+	# mmdebstrap's version is an input: install it first
+	[ "${1:-}" = --path ] || ensure_deps
 	hash=$(input_hash)
 	out=$CACHE/image/$hash
 	if [ -f "$out/.complete" ]; then
@@ -104,7 +99,6 @@ main() {
 		echo "$out/root.img"; return
 	fi
 	[ "${1:-}" != --path ] || die "no image built for the current inputs ($hash); run 'make image'"
-	ensure_deps
 	mkdir -p "$CACHE/image"
 	tmp=$(mktemp -d "$CACHE/image/tmp.XXXXXX")
 	# shellcheck disable=SC2064

@@ -24,19 +24,12 @@ usage() { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
 JOB=$1; shift
 case "$JOB" in test|run|shell) ;; *) usage ;; esac
 
+# shellcheck source=../lib/deps.sh
+. "$ROOT/lib/deps.sh"
+
 ensure_deps() {
-	local missing=() p
-	for p in qemu-system-x86 e2fsprogs libcgroup-dev cgroup-tools \
-		 build-essential gnuplot-nox; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		say "installing ${missing[*]}"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -q >/dev/null
-		apt-get install -y -q "${missing[@]}" >/dev/null
-	fi
+	ensure_pkgs "$JOB" qemu-system-x86 e2fsprogs libcgroup-dev cgroup-tools \
+		build-essential
 }
 
 # A sparse ext4 disk for data sets, kept across runs so they are made once.

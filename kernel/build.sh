@@ -19,6 +19,9 @@ TARBALL=/usr/src/linux-source-6.1.tar.xz
 JOBS=${JOBS:-$(nproc)}
 LOG=$CACHE/kernel-build.log
 
+# shellcheck source=../lib/deps.sh
+. "$ROOT/lib/deps.sh"
+
 say() { printf 'kernel: %s\n' "$*" >&2; }
 die() { printf 'kernel: error: %s\n' "$*" >&2; exit 1; }
 
@@ -28,18 +31,8 @@ usage() {
 }
 
 ensure_deps() {
-	local missing=() p
-	for p in linux-source-6.1 build-essential bc bison flex libelf-dev \
-		 libssl-dev cpio kmod xz-utils python3 git; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q 'install ok installed' || missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		say "installing ${missing[*]}"
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -q >/dev/null
-		apt-get install -y -q "${missing[@]}" >/dev/null
-	fi
+	ensure_pkgs kernel linux-source-6.1 build-essential bc bison flex \
+		libelf-dev libssl-dev cpio kmod xz-utils python3 git
 }
 
 src_version() { dpkg-query -W -f='${Version}' linux-source-6.1; }
@@ -190,6 +183,8 @@ main() {
 	[ $# -le 1 ] || usage
 	mkdir -p "$CACHE"
 	if [ "$mode" = --export ]; then export_patches; return; fi
+	# the source package's version is an input: install it first
+	[ "$mode" = --path ] || ensure_deps
 	hash=$(input_hash)
 	out=$CACHE/kernel/$hash
 	case "$mode" in
@@ -201,10 +196,10 @@ main() {
 			say "cached: $out"
 			echo "$out/bzImage"; return
 		fi
-		ensure_deps; unpack; sync_tree; make_config; build; store "$out"
+		unpack; sync_tree; make_config; build; store "$out"
 		echo "$out/bzImage" ;;
 	--tree)
-		ensure_deps; unpack; make_config; build
+		unpack; make_config; build
 		out=$CACHE/kernel/tree; rm -rf "$out"; store "$out"
 		echo "$out/bzImage" ;;
 	esac

@@ -317,3 +317,24 @@ int ws_meminfo(const char *key, uint64_t *bytes)
 		*bytes *= 1024;
 	return ret;
 }
+
+int ws_parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || !v || s[0] == '-')
+		return -EINVAL;
+	if (*end == 'M')
+		v *= WS_MiB;
+	else if (*end == 'G')
+		v *= WS_GiB;
+	else
+		return -EINVAL;
+	if (end[1])
+		return -EINVAL;
+	*bytes = v;
+	return 0;
+}

@@ -48,6 +48,8 @@ int ws_vmstat(const char *key, uint64_t *val);
 /* Read or write a /proc/sys or /sys file; write returns -errno. */
 int ws_file_read(const char *path, char *buf, int len);
 int ws_file_write(const char *path, const char *val);
+/* "1200M" or "2G" (the suffix is required) to bytes; -EINVAL otherwise. */
+int ws_parse_size(const char *s, uint64_t *bytes);
 /* MemTotal, MemFree etc. from /proc/meminfo, in bytes. */
 int ws_meminfo(const char *key, uint64_t *bytes);
 

@@ -30,27 +30,6 @@ static void usage(FILE *f)
 		"  -d DIR     data directory (default /scratch/wsr)\n");
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !v)
-		return -EINVAL;
-	if (*end == 'M')
-		v *= WS_MiB;
-	else if (*end == 'G')
-		v *= WS_GiB;
-	else
-		return -EINVAL;
-	if (end[1])
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int setup(const char *scn, struct scn_env *env, scn_fn *fn)
 {
 	uint64_t m = env->mem;
@@ -137,7 +116,7 @@ int main(int argc, char **argv)
 		case 'g': base.memcg = optarg; break;
 		case 'p': base.parent = optarg; break;
 		case 'l':
-			if (parse_size(optarg, &base.limit)) {
+			if (ws_parse_size(optarg, &base.limit)) {
 				fprintf(stderr, "wsr-bench: bad limit '%s'\n", optarg);
 				usage(stderr);
 				return 2;

@@ -43,30 +43,10 @@ static void usage(FILE *f)
 		"  SIZE takes M or G; each phase reads set NAME PASSES times.\n");
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || v == 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'M': v *= WS_MiB; end++; break;
-	case 'G': v *= WS_GiB; end++; break;
-	default: return -EINVAL;
-	}
-	if (*end && *end != '*')
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 static int parse_phase(const char *arg, const char *dir, struct phase *ph)
 {
 	const char *eq = strchr(arg, '='), *star = strchr(arg, '*');
-	char *end;
+	char *end, size[32];
 	long n;
 
 	if (!eq || !star || eq == arg || eq - arg >= (long)sizeof(ph->name) ||
@@ -76,7 +56,11 @@ static int parse_phase(const char *arg, const char *dir, struct phase *ph)
 	ph->name[eq - arg] = 0;
 	if (strspn(ph->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(ph->name))
 		return -EINVAL;
-	if (parse_size(eq + 1, &ph->bytes))
+	if ((size_t)(star - eq - 1) >= sizeof(size))
+		return -EINVAL;
+	memcpy(size, eq + 1, star - eq - 1);
+	size[star - eq - 1] = 0;
+	if (ws_parse_size(size, &ph->bytes))
 		return -EINVAL;
 	errno = 0;
 	n = strtol(star + 1, &end, 10);
@@ -102,7 +86,7 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'g': cgname = optarg; break;
 		case 'l':
-			if (parse_size(optarg, &limit)) {
+			if (ws_parse_size(optarg, &limit)) {
 				fprintf(stderr, "wsr-sizing: bad limit '%s'\n", optarg);
 				usage(stderr);
 				return 2;
