@@ -9,8 +9,10 @@ bad=0 n=0
 while read -r p; do
 	n=$((n + 1))
 	out=$(cd "$TREE" && scripts/checkpatch.pl --strict --no-tree --terse --show-types "$ROOT/patches/$p" 2>&1) || true
-	sum=$(printf '%s\n' "$out" | tail -n 1)
-	printf '%-70s %s\n' "$p" "$sum"
+	e=$(printf '%s\n' "$out" | grep -c -E ': ERROR:' || true)
+	w=$(printf '%s\n' "$out" | grep -c -E ': WARNING:' || true)
+	c=$(printf '%s\n' "$out" | grep -c -E ': CHECK:' || true)
+	printf '%-64s %s errors, %s warnings, %s checks\n' "$p" "$e" "$w" "$c"
 	printf '%s\n' "$out" | grep -E ':[0-9]+: (ERROR|WARNING|CHECK):' | sed 's/^/    /' || true
 	printf '%s\n' "$out" | grep -q -E ':[0-9]+: ERROR:' && bad=1
 done < <(grep -v -e '^#' -e '^[[:space:]]*$' "$ROOT/patches/series")
