@@ -19,16 +19,6 @@
 #define POLICY		"/proc/sys/vm/workingset_policy"
 #define PLACEMENT	"/proc/sys/vm/workingset_placement"
 
-static void run_policies(const struct scn_env *env, scn_fn fn,
-			 struct scn_run *runs)
-{
-	for (int i = 0; i < scn_npolicies; i++) {
-		scn_run(env, scn_policies[i], fn, &runs[i]);
-		scn_print(stdout, "# ", env, &runs[i]);
-	}
-	scn_set_policy("distance");
-}
-
 /* Bad values are refused with EINVAL and the old value stays. */
 static int test_policy_input(void)
 {
@@ -86,12 +76,13 @@ static int test_global_switch(void)
 	int adapted;
 	bool ok;
 
-	if (scn_add_set(&env, 'A', env.mem * 7 / 10) ||
-	    scn_add_set(&env, 'B', env.mem * 7 / 10))
+	scn_fn fn;
+
+	if (scn_setup(&env, "switch", &fn))
 		return KSFT_FAIL;
 	ksft_print_msg("memory %" PRIu64 " MiB, A = B = %" PRIu64 " MiB\n",
 		       env.mem / WS_MiB, env.sizes[0] / WS_MiB);
-	run_policies(&env, scn_switch, runs);
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
 	adapted = scn_first_pass_at(d, 'B', 0.95);
@@ -119,12 +110,13 @@ static int test_global_bigger(void)
 	const struct scn_pass *last;
 	bool ok;
 
-	if (scn_add_set(&env, 'A', env.mem * 7 / 10) ||
-	    scn_add_set(&env, 'B', env.mem * 3 / 2))
+	scn_fn fn;
+
+	if (scn_setup(&env, "bigger", &fn))
 		return KSFT_FAIL;
 	ksft_print_msg("memory %" PRIu64 " MiB, A = %" PRIu64 " MiB, B = %" PRIu64 " MiB\n",
 		       env.mem / WS_MiB, env.sizes[0] / WS_MiB, env.sizes[1] / WS_MiB);
-	run_policies(&env, scn_bigger, runs);
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
 	last = scn_last(d, 'B');
@@ -144,12 +136,13 @@ static int test_global_stream(void)
 	const struct scn_run *d = &runs[0];
 	double min;
 
-	if (scn_add_set(&env, 'H', env.mem * 4 / 10) ||
-	    scn_add_set(&env, 'S', env.mem * 4))
+	scn_fn fn;
+
+	if (scn_setup(&env, "stream", &fn))
 		return KSFT_FAIL;
 	ksft_print_msg("memory %" PRIu64 " MiB, H = %" PRIu64 " MiB, stream %" PRIu64 " MiB\n",
 		       env.mem / WS_MiB, env.sizes[0] / WS_MiB, env.sizes[1] / WS_MiB);
-	run_policies(&env, scn_stream, runs);
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
 	min = scn_min_hit(d, 'H', 3);

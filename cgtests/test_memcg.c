@@ -19,16 +19,6 @@
 
 #define LIMIT	(1280 * WS_MiB)
 
-static void run_policies(const struct scn_env *env, scn_fn fn,
-			 struct scn_run *runs, int n)
-{
-	for (int i = 0; i < n; i++) {
-		scn_run(env, scn_policies[i], fn, &runs[i]);
-		scn_print(stdout, "# ", env, &runs[i]);
-	}
-	scn_set_policy("distance");
-}
-
 static bool check_switch(const struct scn_run *d, const char *who)
 {
 	const struct scn_pass *a3 = &d->p[2], *last = scn_last(d, 'B');
@@ -45,8 +35,10 @@ static bool check_switch(const struct scn_run *d, const char *who)
 
 static int switch_env(struct scn_env *env)
 {
+	scn_fn fn;
+
 	env->mem = env->limit = LIMIT;
-	return scn_add_set(env, 'A', LIMIT * 7 / 10) ?: scn_add_set(env, 'B', LIMIT * 7 / 10);
+	return scn_setup(env, "switch", &fn);
 }
 
 /* The switch case at a memcg's hard limit; counters move in memory.stat. */
@@ -59,7 +51,7 @@ static int test_memcg_switch(void)
 
 	if (memcg_lib_init() || switch_env(&env))
 		return KSFT_FAIL;
-	run_policies(&env, scn_switch, runs, 3);
+	scn_run_policies(&env, scn_switch, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
 	ok = check_switch(d, "distance");
@@ -81,11 +73,11 @@ static int test_memcg_bigger(void)
 	struct scn_env env = { .tag = "memcg-bigger", .memcg = "cgt_bigger", .mem = LIMIT, .limit = LIMIT };
 	struct scn_run runs[3];
 	const struct scn_pass *last;
+	scn_fn fn;
 
-	if (memcg_lib_init() || scn_add_set(&env, 'A', LIMIT * 7 / 10) ||
-	    scn_add_set(&env, 'B', LIMIT * 3 / 2))
+	if (memcg_lib_init() || scn_setup(&env, "bigger", &fn))
 		return KSFT_FAIL;
-	run_policies(&env, scn_bigger, runs, 3);
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (runs[0].failed)
 		return KSFT_FAIL;
 	last = scn_last(&runs[0], 'B');
@@ -99,11 +91,11 @@ static int test_memcg_stream(void)
 	struct scn_env env = { .tag = "memcg-stream", .memcg = "cgt_stream", .mem = LIMIT, .limit = LIMIT };
 	struct scn_run runs[3];
 	double min;
+	scn_fn fn;
 
-	if (memcg_lib_init() || scn_add_set(&env, 'H', LIMIT * 4 / 10) ||
-	    scn_add_set(&env, 'S', LIMIT * 4))
+	if (memcg_lib_init() || scn_setup(&env, "stream", &fn))
 		return KSFT_FAIL;
-	run_policies(&env, scn_stream, runs, 3);
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (runs[0].failed)
 		return KSFT_FAIL;
 	min = scn_min_hit(&runs[0], 'H', 3);

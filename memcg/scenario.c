@@ -283,31 +283,28 @@ double scn_min_hit(const struct scn_run *run, char c, int from)
 	return min;
 }
 
+static int read_times(const struct scn_env *env, struct scn_run *run, int i,
+		      int times)
+{
+	for (int k = 0; k < times; k++)
+		if (scn_read(env, run, i))
+			return -1;
+	return 0;
+}
+
 /*
  * The cover letter's case: a fully activated set A, then a set B of equal
  * size read repeatedly.  Sets: A, B.
  */
 int scn_switch(const struct scn_env *env, struct scn_run *run)
 {
-	for (int i = 0; i < 3; i++)
-		if (scn_read(env, run, 0))
-			return -1;
-	for (int i = 0; i < 8; i++)
-		if (scn_read(env, run, 1))
-			return -1;
-	return 0;
+	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 8);
 }
 
 /* A activated, then B bigger than memory read twice.  Sets: A, B. */
 int scn_bigger(const struct scn_env *env, struct scn_run *run)
 {
-	for (int i = 0; i < 3; i++)
-		if (scn_read(env, run, 0))
-			return -1;
-	for (int i = 0; i < 2; i++)
-		if (scn_read(env, run, 1))
-			return -1;
-	return 0;
+	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 2);
 }
 
 /*
@@ -318,13 +315,42 @@ int scn_stream(const struct scn_env *env, struct scn_run *run)
 {
 	uint64_t chunk = env->sizes[1] / 8;
 
-	for (int i = 0; i < 2; i++)
-		if (scn_read(env, run, 0))
-			return -1;
+	if (read_times(env, run, 0, 2))
+		return -1;
 	for (uint64_t off = 0; off < env->sizes[1]; off += chunk) {
 		if (scn_read_part(env, run, 1, off, chunk, false) ||
 		    scn_read(env, run, 0))
 			return -1;
 	}
 	return 0;
+}
+
+int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
+{
+	uint64_t m = env->mem;
+
+	if (!strcmp(scenario, "switch")) {
+		*fn = scn_switch;
+		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 7 / 10);
+	}
+	if (!strcmp(scenario, "bigger")) {
+		*fn = scn_bigger;
+		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 3 / 2);
+	}
+	if (!strcmp(scenario, "stream")) {
+		*fn = scn_stream;
+		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 4);
+	}
+	return -EINVAL;
+}
+
+void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
+		      int n, const char *pfx)
+{
+	for (int i = 0; i < n; i++) {
+		scn_run(env, scn_policies[i], fn, &runs[i]);
+		if (pfx)
+			scn_print(stdout, pfx, env, &runs[i]);
+	}
+	scn_set_policy("distance");
 }

@@ -76,6 +76,19 @@ void scn_print(FILE *f, const char *prefix, const struct scn_env *env,
 	       const struct scn_run *run);
 int scn_set_policy(const char *policy);
 
+/*
+ * Size the sets of SCENARIO ("switch", "bigger" or "stream") on env->mem,
+ * add them, and set *FN; -EINVAL for another name.  Tests and wsr-bench
+ * run the same scenarios this way.
+ */
+int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn);
+/*
+ * Run FN under the first N of scn_policies, printing each run with
+ * prefix PFX unless it is NULL; the "distance" policy is restored.
+ */
+void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
+		      int n, const char *pfx);
+
 /* The scenarios */
 int scn_switch(const struct scn_env *env, struct scn_run *run);
 int scn_bigger(const struct scn_env *env, struct scn_run *run);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,23 +31,14 @@ static void usage(FILE *f)
 		"  -d DIR     data directory (default /scratch/wsr)\n");
 }
 
-static int setup(const char *scn, struct scn_env *env, scn_fn *fn)
+/* One row of a counter, a column per run. */
+static void print_counter(const char *label, const struct scn_run *runs, int n,
+			  size_t off, const char *note)
 {
-	uint64_t m = env->mem;
-
-	if (!strcmp(scn, "switch")) {
-		*fn = scn_switch;
-		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 7 / 10);
-	}
-	if (!strcmp(scn, "bigger")) {
-		*fn = scn_bigger;
-		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 3 / 2);
-	}
-	if (!strcmp(scn, "stream")) {
-		*fn = scn_stream;
-		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 4);
-	}
-	return -EINVAL;
+	printf("%-9s", label);
+	for (int r = 0; r < n; r++)
+		printf(" %10" PRIu64, *(const uint64_t *)((const char *)&runs[r] + off));
+	printf("%s\n", note);
 }
 
 static void print_side_by_side(const char *scn, const struct scn_env *env,
@@ -82,25 +74,14 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 		}
 		printf("   (final residency)\n");
 	}
-	printf("%-9s", "stale");
-	for (int r = 0; r < n; r++)
-		printf(" %10" PRIu64, runs[r].global.stale);
-	printf("\n%-9s", "force");
-	for (int r = 0; r < n; r++)
-		printf(" %10" PRIu64, runs[r].global.stale_force);
-	printf("\n%-9s", "activate");
-	for (int r = 0; r < n; r++)
-		printf(" %10" PRIu64, runs[r].global.activate);
-	printf("\n%-9s", "refault");
-	for (int r = 0; r < n; r++)
-		printf(" %10" PRIu64, runs[r].global.refault);
-	printf("   (/proc/vmstat, pages)\n");
-	if (env->memcg) {
-		printf("%-9s", "mc.stale");
-		for (int r = 0; r < n; r++)
-			printf(" %10" PRIu64, runs[r].memcg.stale);
-		printf("   (memory.stat total_workingset_stale)\n");
-	}
+	print_counter("stale", runs, n, offsetof(struct scn_run, global.stale), "");
+	print_counter("force", runs, n, offsetof(struct scn_run, global.stale_force), "");
+	print_counter("activate", runs, n, offsetof(struct scn_run, global.activate), "");
+	print_counter("refault", runs, n, offsetof(struct scn_run, global.refault),
+		      "   (/proc/vmstat, pages)");
+	if (env->memcg)
+		print_counter("mc.stale", runs, n, offsetof(struct scn_run, memcg.stale),
+			      "   (memory.stat total_workingset_stale)");
 	printf("\n");
 	fflush(stdout);
 }
@@ -154,14 +135,13 @@ int main(int argc, char **argv)
 		snprintf(tag, sizeof(tag), "%s-%s", base.memcg ? "memcg" : "global", argv[i]);
 		env.tag = tag;
 
-		if (setup(argv[i], &env, &fn)) {
+		if (scn_setup(&env, argv[i], &fn)) {
 			ret = 1;
 			continue;
 		}
-		for (int p = 0; p < scn_npolicies; p++) {
-			labels[n] = scn_policies[p];
-			scn_run(&env, scn_policies[p], fn, &runs[n++]);
-		}
+		scn_run_policies(&env, fn, runs, scn_npolicies, NULL);
+		for (n = 0; n < scn_npolicies; n++)
+			labels[n] = scn_policies[n];
 		if (mglru) {
 			if (ws_file_write(LRU_GEN, "y") == 0) {
 				labels[n] = "mglru";
@@ -173,7 +153,6 @@ int main(int argc, char **argv)
 				fprintf(stderr, "wsr-bench: cannot enable MGLRU\n");
 			}
 		}
-		scn_set_policy("distance");
 		print_side_by_side(argv[i], &env, runs, labels, n);
 		for (int r = 0; r < n; r++)
 			ret |= runs[r].failed;
