@@ -75,7 +75,6 @@ static int test_global_switch(void)
 	const struct scn_pass *a3, *last;
 	int adapted;
 	bool ok;
-
 	scn_fn fn;
 
 	if (scn_setup(&env, "switch", &fn))
@@ -109,7 +108,6 @@ static int test_global_bigger(void)
 	const struct scn_run *d = &runs[0];
 	const struct scn_pass *last;
 	bool ok;
-
 	scn_fn fn;
 
 	if (scn_setup(&env, "bigger", &fn))
@@ -135,7 +133,6 @@ static int test_global_stream(void)
 	struct scn_env env = { .tag = "global-stream", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	double min;
-
 	scn_fn fn;
 
 	if (scn_setup(&env, "stream", &fn))
