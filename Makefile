@@ -26,6 +26,12 @@ help: ## list the targets
 kernel: ## build the 6.1 kernel with patches/series (cached by input hash)
 	@kernel/build.sh
 
+kernel-debug: ## build the debug kernel (KASAN, lockdep, DEBUG_VM...; cached)
+	@FLAVOR=debug kernel/build.sh
+
+build-matrix: ## build-test the series: SYSCTL/MEMCG/NUMA/SWAP/LRU_GEN off, i386, W=1
+	@kernel/build-matrix.sh $(CONFIGS)
+
 kernel-tree: ## build the kernel tree in $(CACHE)/linux as it is (dev loop)
 	@kernel/build.sh --tree
 
@@ -48,6 +54,9 @@ run: ## build what is missing, boot, run the experiments, print results
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
 
+test-debug: ## the suite (or T=) on the debug kernel; not part of CI
+	@KERNEL=debug guest-image/job.sh test $(T)
+
 dev-test: ## rebuild the tree as it is, boot, run T (edit-build-test loop)
 	@KERNEL=$$(kernel/build.sh --tree) guest-image/job.sh test $(T)
 
@@ -60,4 +69,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: help kernel kernel-tree patches image programs test run shell dev-test checkpatch clean distclean
+.PHONY: help kernel kernel-debug build-matrix test-debug kernel-tree patches image programs test run shell dev-test checkpatch clean distclean

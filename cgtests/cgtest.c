@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cgtest.h"
@@ -26,6 +27,49 @@ const char *cgt_datadir(void)
 void cgt_path(char *buf, int len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", cgt_datadir(), name);
+}
+
+int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
+		double *hit)
+{
+	int status, fds[2];
+	double h = 0;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		struct ws_pass p = { 0 };
+		int err = cg ? memcg_attach_self(cg) : 0;
+
+		if (err)
+			ksft_print_msg("%s\n", memcg_strerror());
+		for (int i = 0; !err && i < passes; i++) {
+			err = ws_read_pass(path, verify, &p);
+			if (!err && verify && !p.intact) {
+				ksft_print_msg("%s: content corrupted\n", path);
+				err = -EIO;
+			}
+		}
+		if (write(fds[1], &p.hit, sizeof(p.hit)) != sizeof(p.hit))
+			err = -EIO;
+		_exit(err ? 1 : 0);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return -EAGAIN;
+	}
+	if (read(fds[0], &h, sizeof(h)) != sizeof(h))
+		h = -1;
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || h < 0)
+		return -EIO;
+	if (hit)
+		*hit = h;
+	return 0;
 }
 
 static void usage(const char *prog, const struct cgtest *t, int n)

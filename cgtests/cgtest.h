@@ -31,6 +31,14 @@ const char *cgt_datadir(void);
 /* "<datadir>/<name>" in a static buffer per call site's own array. */
 void cgt_path(char *buf, int len, const char *name);
 
+/*
+ * Read PATH PASSES times in a child attached to CG (NULL: the caller's
+ * cgroup), verifying the content if asked; *HIT is the last pass's hit
+ * ratio.  0 or a negative errno.
+ */
+int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
+		double *hit);
+
 /* Checks that print what they compared, so a failure explains itself. */
 #define CGT_CHECK(cond, fmt, ...) ({					\
 	bool __ok = (cond);						\

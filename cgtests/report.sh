@@ -4,13 +4,17 @@
 # usage: cgtests/report.sh OUTDIR QEMU_RC [OUTDIR QEMU_RC]...
 # Prints the TAP stream each guest wrote (OUTDIR/results.txt), scans the
 # guest's kernel log (OUTDIR/kmsg.txt, and console.txt for a panic) for
-# BUG/WARNING/Oops/KASAN/lockdep reports, pins each on the test that was
-# running, and ends with one line "N passed, N failed, N skipped".
-# Fails by default: a missing plan, a short stream, a timeout, a panic or
-# any kernel report is a failure.
+# BUG/WARNING/Oops/KASAN/lockdep reports, hung tasks, RCU stalls, soft
+# lockups, bad pages, list corruption and memcg OOMs, pins each on the test
+# that was running, and ends with one line "N passed, N failed, N skipped".
+# Fails by default: a missing plan, a short stream, duplicate test numbers,
+# a timeout, a panic, a run in which nothing passed, or any kernel report
+# is a failure.  A test that expects a report says so first in the kernel
+# log: "wsr-test: expect TEXT" makes lines containing TEXT expected until
+# the test ends.
 set -uo pipefail
 [ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because'
+pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because|blocked for more than|rcu: INFO|self-detected stall|soft lockup|Bad page|Memory cgroup out of memory'
 tpass=0 tfail=0 tskip=0
 
 problem() { echo "# HARNESS: $*"; extra=$((extra + 1)); }
@@ -30,6 +34,8 @@ judge() {
 	elif [ $((pass + fail + skip)) -lt "$plan" ]; then
 		problem "only $((pass + fail + skip)) of $plan results: the guest stopped early (see $con)"
 	fi
+	dups=$(sed -n -E 's/^(not )?ok ([0-9]+) .*/\2/p' "$res" | sort | uniq -d | paste -sd, -)
+	[ -z "$dups" ] || problem "duplicate test numbers in the TAP stream: $dups"
 	case "$qrc" in
 	0) ;;
 	124) problem "the guest timed out" ;;
@@ -43,9 +49,15 @@ judge() {
 		while IFS=$'\t' read -r test line; do
 			problem "kernel log during ${test:-boot}: $line"
 		done < <(awk -v pat="$pattern" '
-			/wsr-test: begin / { t = $NF }
-			/wsr-test: end / { t = "" }
-			$0 ~ pat { sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0 }' "$kmsg" | head -20)
+			/wsr-test: begin / { t = $NF; n = 0; next }
+			/wsr-test: end / { t = ""; n = 0; next }
+			/wsr-test: expect / { e[n++] = substr($0, index($0, "wsr-test: expect ") + 17); next }
+			$0 ~ pat {
+				for (i = 0; i < n; i++)
+					if (index($0, e[i]))
+						next
+				sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0
+			}' "$kmsg" | head -20)
 	elif [ -n "$plan" ]; then
 		problem "no kernel log came back from the guest"
 	fi
@@ -56,5 +68,9 @@ while [ $# -gt 0 ]; do
 	judge "$1" "$2"
 	shift 2
 done
+if [ "$tpass" = 0 ] && [ "$tfail" = 0 ]; then
+	echo "# HARNESS: no test passed (all skipped, or none ran)"
+	tfail=1
+fi
 echo "$tpass passed, $tfail failed, $tskip skipped"
-[ "$tfail" = 0 ] && [ $((tpass + tskip)) -gt 0 ]
+[ "$tfail" = 0 ] && [ "$tpass" -gt 0 ]

@@ -123,39 +123,6 @@ static int test_memcg_hierarchy(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-static int read_in(struct memcg *cg, const char *path, int passes, double *hit)
-{
-	int status;
-	int fds[2];
-	pid_t pid;
-
-	if (pipe(fds))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		struct ws_pass p = { 0 };
-		int err = memcg_attach_self(cg);
-
-		for (int i = 0; !err && i < passes; i++) {
-			err = ws_read_pass(path, true, &p);
-			if (!err && !p.intact)
-				err = -EIO;
-		}
-		if (write(fds[1], &p.hit, sizeof(p.hit)) != sizeof(p.hit))
-			err = -EIO;
-		_exit(err ? 1 : 0);
-	}
-	close(fds[1]);
-	if (pid < 0 || read(fds[0], hit, sizeof(*hit)) != sizeof(*hit) ||
-	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		close(fds[0]);
-		return -1;
-	}
-	close(fds[0]);
-	return 0;
-}
-
 /*
  * Two siblings: X thrashes at its limit, Y keeps an active set.  Y's
  * active pages are not deactivated for X's refaults.
@@ -182,10 +149,10 @@ static int test_memcg_isolation(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	if (read_in(y, py, 2, &hit) || read_in(x, px, 4, &hit))
+	if (cgt_read_in(y, py, 2, true, &hit) || cgt_read_in(x, px, 4, true, &hit))
 		goto out;
 	ksft_print_msg("X (512 MiB set, 256 MiB limit) last pass hit %.1f%%\n", 100 * hit);
-	if (read_in(y, py, 1, &hit) || memcg_read_stat(y, &st))
+	if (cgt_read_in(y, py, 1, true, &hit) || memcg_read_stat(y, &st))
 		goto out;
 	ok = CGT_CHECK(hit >= 0.99, "Y's set still served from cache: %.1f%%", 100 * hit);
 	ok &= CGT_CHECK(ws_residency(py) >= 0.99, "Y's set %.1f%% resident",
@@ -226,7 +193,7 @@ static int test_memcg_rmdir(void)
 		return KSFT_FAIL;
 	ws_drop_caches();
 	a = memcg_create("cgt_rmdir_a", 128 * WS_MiB);
-	if (!a || read_in(a, path, 2, &hit)) {
+	if (!a || cgt_read_in(a, path, 2, true, &hit)) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		memcg_destroy(a);
 		return KSFT_FAIL;
@@ -234,7 +201,7 @@ static int test_memcg_rmdir(void)
 	if (!CGT_CHECK(!memcg_destroy(a), "first memcg removed with its shadows in the cache"))
 		return KSFT_FAIL;
 	b = memcg_create("cgt_rmdir_b", 256 * WS_MiB);
-	if (!b || read_in(b, path, 2, &hit)) {
+	if (!b || cgt_read_in(b, path, 2, true, &hit)) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}

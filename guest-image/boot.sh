@@ -9,6 +9,7 @@
 #   --mem SIZE        guest memory, e.g. 2G (default 2G)
 #   --smp N           vCPUs (default 2)
 #   --numa            two NUMA nodes, memory split evenly, one vCPU each
+#   --cgroup2         cgroup v2 (systemd.unified_cgroup_hierarchy=1); default v1
 #   --job NAME        what the guest runs: test, run (none: interactive)
 #   --args LIST       comma-separated arguments for the job
 #   --append STR      extra kernel command line
@@ -22,7 +23,7 @@ say() { printf 'boot: %s\n' "$*" >&2; }
 die() { printf 'boot: error: %s\n' "$*" >&2; exit 1; }
 
 CACHE=${WSR_CACHE:-/var/cache/wsrefault}
-KERNEL= IMAGE= SHARE= SCRATCH= MEM=2G SMP=2 NUMA=0 JOB= ARGS= APPEND=
+KERNEL= IMAGE= SHARE= SCRATCH= MEM=2G SMP=2 NUMA=0 CGROUP2=0 JOB= ARGS= APPEND=
 OUT=. TIMEOUT=3600 INTERACTIVE=0
 
 while [ $# -gt 0 ]; do
@@ -34,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--mem) MEM=${2:?}; shift ;;
 	--smp) SMP=${2:?}; shift ;;
 	--numa) NUMA=1 ;;
+	--cgroup2) CGROUP2=1 ;;
 	--job) JOB=${2:?}; shift ;;
 	--args) ARGS=${2:?}; shift ;;
 	--append) APPEND=${2:?}; shift ;;
@@ -107,7 +109,8 @@ if [ "$NUMA" = 1 ]; then
 fi
 
 CMDLINE="console=ttyS0 root=/dev/vda rw rootfstype=ext4 panic=-1"
-CMDLINE+=" systemd.unified_cgroup_hierarchy=0 systemd.show_status=error"
+# cgroup v1 (the memory hierarchy at /sys/fs/cgroup/memory), or v2
+CMDLINE+=" systemd.unified_cgroup_hierarchy=$CGROUP2 systemd.show_status=error"
 CMDLINE+=" loglevel=4 random.trust_cpu=on tsc=reliable"
 [ -z "$JOB" ] || CMDLINE+=" wsr.job=$JOB"
 [ -z "$ARGS" ] || CMDLINE+=" wsr.args=$ARGS"
@@ -128,7 +131,7 @@ DEVICES=(
 )
 [ -z "$SCRATCH" ] || DEVICES+=(-drive "file=$SCRATCH,if=virtio,format=raw,cache=none,aio=threads")
 
-say "mem $MEM, $SMP vCPUs$([ $NUMA = 1 ] && echo ', 2 NUMA nodes'), job ${JOB:-shell}${ARGS:+ ($ARGS)}"
+say "mem $MEM, $SMP vCPUs$([ $NUMA = 1 ] && echo ', 2 NUMA nodes'), cgroup v$((CGROUP2 + 1)), job ${JOB:-shell}${ARGS:+ ($ARGS)}"
 if [ "$INTERACTIVE" = 1 ]; then
 	say "root logs in without a password; poweroff (or Ctrl-a x) leaves"
 	exec qemu-system-x86_64 "${ACCEL_ARGS[@]}" "${MACHINE[@]}" "${DEVICES[@]}" \

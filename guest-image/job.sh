@@ -5,6 +5,7 @@
 #
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
+#   (KERNEL=debug: the debug kernel, built if missing)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,7 +54,12 @@ ensure_scratch() {
 }
 
 ensure_deps
-kernel=${KERNEL:-$("$ROOT/kernel/build.sh")}
+# KERNEL: a bzImage, "debug" for the debug kernel, or empty for the test kernel
+case "${KERNEL:-}" in
+"") kernel=$("$ROOT/kernel/build.sh") ;;
+debug) kernel=$(FLAVOR=debug "$ROOT/kernel/build.sh") ;;
+*) kernel=$KERNEL ;;
+esac
 image=$("$ROOT/guest-image/build.sh")
 say "test programs -> $SHARE"
 make -s -C "$ROOT/cgtests" O="$SHARE" KSRC="$CACHE/linux" >/dev/null
@@ -71,13 +77,16 @@ case "$JOB" in
 shell)
 	exec "${boot[@]}" --out "$OUT/shell" --interactive ;;
 test)
-	# tests that need a NUMA guest get a boot of their own
+	# tests that need a NUMA guest or cgroup v2 (test_v2, the kernel's
+	# cgroup kselftests selftest/*) get a boot of their own
 	sel=$("$SHARE/cgtests/run-tests" -l "$@") || exit 2
 	numa=$(echo "$sel" | { grep '^test_numa/' || true; } | paste -sd, -)
-	main=$(echo "$sel" | { grep -v '^test_numa/' || true; } | paste -sd, -)
+	v2=$(echo "$sel" | { grep -E '^(test_v2|selftest)/' || true; } | paste -sd, -)
+	main=$(echo "$sel" | { grep -v -E '^(test_numa|test_v2|selftest)/' || true; } | paste -sd, -)
 	if [ $# = 0 ]; then
 		main=""
 		numa=$("$SHARE/cgtests/run-tests" -l test_numa | paste -sd, -)
+		v2=$("$SHARE/cgtests/run-tests" -l test_v2 selftest | paste -sd, -)
 	fi
 	results=()
 	if [ $# = 0 ] || [ -n "$main" ]; then
@@ -89,6 +98,11 @@ test)
 		rc=0
 		"${boot[@]}" --out "$OUT/test-numa" --numa --job test --args "$numa" || rc=$?
 		results+=("$OUT/test-numa" "$rc")
+	fi
+	if [ -n "$v2" ]; then
+		rc=0
+		"${boot[@]}" --out "$OUT/test-v2" --cgroup2 --job test --args "$v2" || rc=$?
+		results+=("$OUT/test-v2" "$rc")
 	fi
 	exec "$ROOT/cgtests/report.sh" "${results[@]}" ;;
 run)

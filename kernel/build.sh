@@ -9,15 +9,29 @@
 #   kernel/build.sh --tree     build the tree as it is (developer loop)
 #   kernel/build.sh --path     print the cached bzImage path or fail
 #   kernel/build.sh --export   write the tree's commits back into patches/
+#
+# FLAVOR=debug builds the debug kernel instead: the same series with
+# kernel/debug/*.config on top, in a worktree of its own ($CACHE/linux-debug)
+# so that neither build invalidates the other.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${WSR_CACHE:-/var/cache/wsrefault}
-TREE=$CACHE/linux
+FLAVOR=${FLAVOR:-}
+MAIN=$CACHE/linux
+TREE=$MAIN
 APPLY=$CACHE/linux-apply
+FRAGMENTS=("$ROOT"/kernel/*.config)
+case "$FLAVOR" in
+"") ;;
+debug)
+	TREE=$CACHE/linux-debug
+	FRAGMENTS+=("$ROOT"/kernel/debug/*.config) ;;
+*) echo "kernel: FLAVOR is empty or debug" >&2; exit 2 ;;
+esac
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 JOBS=${JOBS:-$(nproc)}
-LOG=$CACHE/kernel-build.log
+LOG=$CACHE/kernel-build${FLAVOR:+-$FLAVOR}.log
 
 # shellcheck source=../lib/deps.sh
 . "$ROOT/lib/deps.sh"
@@ -45,7 +59,7 @@ input_hash() {
 		series | while read -r p; do
 			echo "$p"; cat "$ROOT/patches/$p"
 		done
-		cat "$ROOT"/kernel/*.config
+		cat "${FRAGMENTS[@]}"
 		# the config recipe below is an input too
 		sed -n '/^make_config()/,/^}/p' "$0"
 	} | sha256sum | cut -c1-16
@@ -54,15 +68,16 @@ input_hash() {
 git_t() { git -C "$TREE" "$@"; }
 
 unpack() {
-	local ver stamp=$TREE/.wsr-source
+	local ver stamp=$MAIN/.wsr-source
 	ver=$(src_version)
-	if [ -d "$TREE/.git" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$ver" ]; then
+	if [ -d "$MAIN/.git" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$ver" ]; then
+		unpack_flavor
 		return
 	fi
-	say "unpacking $TARBALL ($ver) into $TREE"
-	rm -rf "$TREE" "$APPLY"
-	mkdir -p "$TREE"
-	tar -xf "$TARBALL" -C "$TREE" --strip-components=1
+	say "unpacking $TARBALL ($ver) into $MAIN"
+	rm -rf "$MAIN" "$APPLY" "$CACHE/linux-debug"
+	mkdir -p "$MAIN"
+	tar -xf "$TARBALL" -C "$MAIN" --strip-components=1
 	say "making it a git tree (pristine base commit)"
 	git_t init -q
 	git_t config user.name "wsrefault build"
@@ -72,7 +87,15 @@ unpack() {
 	git_t commit -q -m "linux-source-6.1 $ver (pristine)"
 	git_t tag -f pristine >/dev/null
 	echo "$ver" > "$stamp"
-	echo ".wsr-source" >> "$TREE/.git/info/exclude"
+	echo ".wsr-source" >> "$MAIN/.git/info/exclude"
+	unpack_flavor
+}
+
+# the debug kernel's tree: a worktree of the main tree's repository
+unpack_flavor() {
+	[ "$TREE" != "$MAIN" ] || return 0
+	git -C "$MAIN" worktree prune
+	[ -e "$TREE/.git" ] || git -C "$MAIN" worktree add -q --detach "$TREE" pristine
 }
 
 # Apply the series in a separate worktree, then move the build tree to the
@@ -108,7 +131,7 @@ make_config() {
 	# in the tree, but on a side file: the tree may hold a build
 	make -s -C "$TREE" KCONFIG_CONFIG="$tmp/.config" x86_64_defconfig >/dev/null
 	(cd "$TREE" && scripts/kconfig/merge_config.sh -m -O "$tmp" "$tmp/.config" \
-		kernel/configs/kvm_guest.config "$ROOT"/kernel/*.config) \
+		kernel/configs/kvm_guest.config "${FRAGMENTS[@]}") \
 		>"$tmp/merge.log" 2>&1
 	make -s -C "$TREE" KCONFIG_CONFIG="$tmp/.config" olddefconfig >/dev/null
 	check_config "$tmp/.config"
@@ -128,7 +151,7 @@ check_config() {
 		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
 			grep -qx "$sym=[ym]" "$cfg" && { say "config: $sym not disabled"; bad=1; } ;;
 		esac
-	done < <(cat "$ROOT"/kernel/*.config)
+	done < <(cat "${FRAGMENTS[@]}")
 	[ $bad = 0 ] || die "the config fragments do not hold; see above"
 }
 
@@ -186,7 +209,7 @@ main() {
 	# the source package's version is an input: install it first
 	[ "$mode" = --path ] || ensure_deps
 	hash=$(input_hash)
-	out=$CACHE/kernel/$hash
+	out=$CACHE/kernel/${FLAVOR:+$FLAVOR-}$hash
 	case "$mode" in
 	--path)
 		[ -f "$out/.complete" ] || die "no kernel built for the current inputs ($hash); run 'make kernel'"
@@ -200,7 +223,7 @@ main() {
 		echo "$out/bzImage" ;;
 	--tree)
 		unpack; make_config; build
-		out=$CACHE/kernel/tree; rm -rf "$out"; store "$out"
+		out=$CACHE/kernel/${FLAVOR:+$FLAVOR-}tree; rm -rf "$out"; store "$out"
 		echo "$out/bzImage" ;;
 	esac
 }

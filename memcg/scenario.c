@@ -140,10 +140,10 @@ static void counters_memcg(const struct memcg *cg, struct scn_counters *c)
 	memset(c, 0, sizeof(*c));
 	if (memcg_read_stat(cg, &st))
 		return;
-	c->refault = memcg_stat_get(&st, "total_workingset_refault_file");
-	c->activate = memcg_stat_get(&st, "total_workingset_activate_file");
-	c->stale = memcg_stat_get(&st, "total_workingset_stale");
-	c->stale_force = memcg_stat_get(&st, "total_workingset_stale_force");
+	c->refault = memcg_stat_hier(&st, "workingset_refault_file");
+	c->activate = memcg_stat_hier(&st, "workingset_activate_file");
+	c->stale = memcg_stat_hier(&st, "workingset_stale");
+	c->stale_force = memcg_stat_hier(&st, "workingset_stale_force");
 }
 
 static void counters_sub(struct scn_counters *a, const struct scn_counters *b)
@@ -160,6 +160,7 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	    struct scn_run *out)
 {
 	struct memcg *parent = NULL, *cg = NULL;
+	uint64_t limit = env->high ? 0 : env->limit;
 	struct scn_counters g0;
 	struct scn_run *run;
 	int status, ret = -1, err;
@@ -182,15 +183,19 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 		if (memcg_lib_init())
 			goto cgerr;
 		if (env->parent) {
-			parent = memcg_create(env->parent, env->limit);
+			parent = memcg_create(env->parent, limit);
 			if (!parent)
 				goto cgerr;
 			snprintf(name, sizeof(name), "%s/%s", env->parent, env->memcg);
 			cg = memcg_create(name, 0);
 		} else {
-			cg = memcg_create(env->memcg, env->limit);
+			cg = memcg_create(env->memcg, limit);
 		}
 		if (!cg)
+			goto cgerr;
+		/* v2: memory.high instead of the hard limit, which stays "max" */
+		if (env->high && (memcg_set_high(parent ?: cg, env->limit) ||
+				  memcg_set_limit(parent ?: cg, UINT64_MAX)))
 			goto cgerr;
 	}
 	counters_global(&g0);
@@ -249,10 +254,10 @@ void scn_print(FILE *f, const char *pfx, const struct scn_env *env,
 		run->global.refault, run->global.activate, run->global.stale,
 		run->global.stale_force, run->global.skip, run->global.alloc);
 	if (env->memcg)
-		fprintf(f, "%s  memory.stat: total_workingset_refault_file %" PRIu64
+		fprintf(f, "%s  memory.stat: %sworkingset_refault_file %" PRIu64
 			" activate_file %" PRIu64 " stale %" PRIu64 " stale_force %" PRIu64 "\n",
-			pfx, run->memcg.refault, run->memcg.activate, run->memcg.stale,
-			run->memcg.stale_force);
+			pfx, memcg_is_v2() ? "" : "total_", run->memcg.refault,
+			run->memcg.activate, run->memcg.stale, run->memcg.stale_force);
 }
 
 int scn_first_pass_at(const struct scn_run *run, char c, double min)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scenario.h - the cover letter's working-set scenarios, run under each
- * workingset_policy, globally or inside a cgroup-v1 memcg, with per-pass
- * hit ratio and residency recorded for the tests and `make run`.
+ * workingset_policy, globally or inside a memcg (cgroup v1 or v2), with
+ * per-pass hit ratio and residency recorded for the tests and `make run`.
  */
 #ifndef WSR_SCENARIO_H
 #define WSR_SCENARIO_H
@@ -31,8 +31,8 @@ struct scn_run {
 	int npass;
 	struct scn_pass p[SCN_MAX_PASSES];
 	struct scn_counters global;
-	struct scn_counters memcg;	/* total_* of the memcg, if any */
-	struct scn_counters parent;	/* total_* of its parent, if any */
+	struct scn_counters memcg;	/* the memcg's, hierarchical, if any */
+	struct scn_counters parent;	/* its parent's, hierarchical, if any */
 	bool failed;
 };
 
@@ -40,7 +40,8 @@ struct scn_env {
 	const char *tag;	/* names the data sets: "<tag>-<set>" */
 	const char *memcg;	/* NULL: global reclaim; else run inside it */
 	const char *parent;	/* limit on this parent, workload in memcg */
-	uint64_t limit;		/* memory.limit_in_bytes (memcg runs) */
+	uint64_t limit;		/* hard limit (memcg runs): v1 memory.limit_in_bytes, v2 memory.max */
+	bool high;		/* v2: LIMIT goes to memory.high, memory.max stays "max" */
 	uint64_t mem;		/* memory the scenario is sized on */
 	int nsets;
 	char names[SCN_MAX_SETS];

@@ -50,6 +50,26 @@ static bool check(const uint64_t *buf, size_t len, uint64_t seed, uint64_t off)
 	return true;
 }
 
+int ws_check_block(const char *path, const void *buf, size_t len, uint64_t off)
+{
+	const uint64_t *w = buf;
+	size_t i;
+
+	if (check(buf, len, seed_of(path), off))
+		return 1;
+	for (i = 0; i < len / 8 && !w[i]; i++)
+		;
+	return i == len / 8 ? 0 : -1;
+}
+
+void ws_fill_block(const char *path, void *buf, size_t len, uint64_t off)
+{
+	uint64_t seed = seed_of(path), *w = buf;
+
+	for (size_t i = 0; i < len / 8; i++)
+		w[i] = word_at(seed, off + i * 8);
+}
+
 static double now(void)
 {
 	struct timespec ts;

@@ -12,6 +12,7 @@
 #define WSR_WSLOAD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define WS_MiB ((uint64_t)1024 * 1024)
@@ -36,6 +37,13 @@ static inline int ws_read_pass(const char *path, bool verify, struct ws_pass *p)
 }
 /* Write BYTES of pattern data to PATH, fsync; then read it back verified. */
 int ws_write_file(const char *path, uint64_t bytes);
+/*
+ * A block of PATH's content read at OFF (LEN a multiple of 8): 1 if it is
+ * the data set's pattern, 0 if all zeros (a hole), -1 if anything else.
+ */
+int ws_check_block(const char *path, const void *buf, size_t len, uint64_t off);
+/* The pattern PATH holds at [OFF, OFF+LEN). */
+void ws_fill_block(const char *path, void *buf, size_t len, uint64_t off);
 /* Fraction of PATH's pages resident in the page cache, or -1 on error. */
 double ws_residency(const char *path);
 /* Drop PATH's clean page cache (POSIX_FADV_DONTNEED). */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wsr-bench - the cover letter's scenarios under every workingset_policy
- * (and the multi-gen LRU), globally or inside a cgroup-v1 memcg, printed
- * side by side: per-pass hit ratio, final residency, counters.
+ * (and the multi-gen LRU), globally or inside a memcg (cgroup v1 or v2),
+ * printed side by side: per-pass hit ratio, final residency, counters.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memcg.h"
 #include "scenario.h"
 #include "wsload.h"
 
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-d DIR] SCENARIO...\n"
 		"  SCENARIO   switch, bigger or stream\n"
 		"  -g MEMCG   run inside this memcg; the scenario is sized on LIMIT\n"
-		"  -l LIMIT   memory.limit_in_bytes, e.g. 1280M\n"
+		"  -l LIMIT   the hard limit, e.g. 1280M (memory.limit_in_bytes; v2: memory.max)\n"
 		"  -p PARENT  put the limit on PARENT, run in PARENT/MEMCG\n"
 		"  -m         also run with the multi-gen LRU enabled\n"
 		"  -d DIR     data directory (default /scratch/wsr)\n");
@@ -81,7 +82,8 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 		      "   (/proc/vmstat, pages)");
 	if (env->memcg)
 		print_counter("mc.stale", runs, n, offsetof(struct scn_run, memcg.stale),
-			      "   (memory.stat total_workingset_stale)");
+			      memcg_is_v2() ? "   (memory.stat workingset_stale)" :
+					      "   (memory.stat total_workingset_stale)");
 	printf("\n");
 	fflush(stdout);
 }

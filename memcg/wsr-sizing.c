@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wsr-sizing - run a file working-set scenario and print, per pass, the hit
- * ratio and every set's page-cache residency.  Optionally inside a cgroup-v1
- * memcg created through libcgroup, with a hard limit.
+ * ratio and every set's page-cache residency.  Optionally inside a memcg
+ * (cgroup v1 or v2) created through libcgroup, with a hard limit.
  *
  * A scenario is a list of phases NAME=SIZE*PASSES, run in order: set NAME
  * (a file of SIZE under the data directory) is read PASSES times.  The
@@ -36,8 +36,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: wsr-sizing [-d DIR] [-g MEMCG [-l LIMIT]] [-k] [-v] NAME=SIZE*PASSES...\n"
 		"  -d DIR     data directory (default /scratch/wsr)\n"
-		"  -g MEMCG   run inside this cgroup-v1 memcg (created, removed after)\n"
-		"  -l LIMIT   its memory.limit_in_bytes, e.g. 1200M\n"
+		"  -g MEMCG   run inside this memcg (created, removed after)\n"
+		"  -l LIMIT   its hard limit, e.g. 1200M (memory.limit_in_bytes; v2: memory.max)\n"
 		"  -k         keep the page cache: do not drop caches first\n"
 		"  -v         verify every byte read\n"
 		"  SIZE takes M or G; each phase reads set NAME PASSES times.\n");

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_reclaim.c - what reclaim must keep doing under every policy, and
+ * how the "distance" policy shares global reclaim between memcgs.
+ *
+ * test_restore_psi: a set that was part of the working set and thrashes
+ * back in is marked as such (workingset_restore_file) and counts as
+ * memory pressure, under every workingset_policy.  A kernel that skips
+ * this bookkeeping for refaults it does not activate leaves oomd and
+ * LMKD blind.
+ *
+ * test_fairness: refaults of one memcg's set under global pressure ask
+ * global reclaim to deactivate; every other memcg gives up active pages
+ * in proportion to its size, as 6.1 does, not whichever memcg reclaim
+ * happens to visit first.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgtest.h"
+#include "../memcg/scenario.h"
+
+/* total= of the "some" line of /proc/pressure/memory, in microseconds */
+static int psi_memory_some(uint64_t *total)
+{
+	char buf[256];
+	char *p;
+
+	if (ws_file_read("/proc/pressure/memory", buf, sizeof(buf)) < 0)
+		return -ENOENT;
+	p = strstr(buf, "total=");
+	if (!p || strncmp(buf, "some", 4))
+		return -EINVAL;
+	*total = strtoull(p + 6, NULL, 10);
+	return 0;
+}
+
+/*
+ * In a memcg at 640 MiB (a file LRU under 1 GiB: inactive ratio 1 under
+ * every policy), a set A of 512 MiB is read three times, so that most of
+ * it has been on the active list; a once-read stream of 320 MiB then
+ * pushes part of A out, and A is read once more.  Its pages come back
+ * within the distance 6.1 calls thrashing (smaller than the active list).
+ * A kernel that drops the bookkeeping outside "activate" shows 0 restores
+ * under "distance" and "classic".
+ */
+#define RP_LIMIT	(640 * WS_MiB)
+
+static int test_restore_psi(void)
+{
+	char pa[512], ps[512];
+	bool ok = true;
+
+	if (memcg_lib_init()) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	cgt_path(pa, sizeof(pa), "restore-a");
+	cgt_path(ps, sizeof(ps), "restore-s");
+	if (ws_dataset(pa, 512 * WS_MiB) || ws_dataset(ps, 320 * WS_MiB))
+		return KSFT_FAIL;
+
+	for (int i = 0; i < scn_npolicies; i++) {
+		const char *pol = scn_policies[i];
+		uint64_t r0 = 0, r1 = 0, p0 = 0, p1 = 0;
+		struct memcg *cg;
+		double hit = 0;
+		int err;
+
+		if (scn_set_policy(pol)) {
+			ksft_print_msg("cannot set vm.workingset_policy=%s\n", pol);
+			return KSFT_FAIL;
+		}
+		ws_drop_caches();
+		cg = memcg_create("cgt_restore", RP_LIMIT);
+		if (!cg) {
+			ksft_print_msg("%s\n", memcg_strerror());
+			return KSFT_FAIL;
+		}
+		err = cgt_read_in(cg, pa, 3, false, NULL) ?:
+		      cgt_read_in(cg, ps, 1, false, NULL) ?:
+		      ws_vmstat("workingset_restore_file", &r0) ?:
+		      psi_memory_some(&p0) ?:
+		      cgt_read_in(cg, pa, 1, true, &hit) ?:
+		      ws_vmstat("workingset_restore_file", &r1) ?:
+		      psi_memory_some(&p1);
+		memcg_destroy(cg);
+		if (!CGT_CHECK(!err, "%s: workload ran and counters were read (%s)",
+			       pol, err ? strerror(-err) : "ok"))
+			return KSFT_FAIL;
+		ksft_print_msg("%s: A re-read hit %.1f%%, restore_file +%" PRIu64
+			       ", memory pressure some +%" PRIu64 " us\n",
+			       pol, 100 * hit, r1 - r0, p1 - p0);
+		ok &= CGT_CHECK(hit < 0.95, "%s: A partly refaulted (hit %.1f%% < 95%%)",
+				pol, 100 * hit);
+		/* the broken kernel: 0 under "distance" and "classic" */
+		ok &= CGT_CHECK(r1 - r0 >= 1024,
+				"%s: >= 1024 restored pages (once-active pages thrashing): %" PRIu64,
+				pol, r1 - r0);
+		ok &= CGT_CHECK(p1 > p0, "%s: /proc/pressure/memory some total rose", pol);
+	}
+	scn_set_policy("distance");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * Three memcgs without limits in the 2 GiB guest: X and Y each activate
+ * a set of a quarter of memory, then Z reads a set of 60% of memory six
+ * times.  Z's refaults (distance smaller than the active list) ask global
+ * reclaim to deactivate; X's and Y's active lists must shrink alike.  A
+ * kernel that lets the first memcg visited take every request shrinks X
+ * and leaves Y alone.
+ */
+static uint64_t active_file(struct memcg *cg)
+{
+	struct memcg_stat st;
+
+	if (memcg_read_stat(cg, &st) || !memcg_stat_has(&st, "active_file"))
+		return UINT64_MAX;
+	return memcg_stat_get(&st, "active_file");
+}
+
+struct fair_run {
+	uint64_t x0, y0, x1, y1;	/* active_file before and after Z */
+	double zhit;
+};
+
+static int fair_run(const char *pol, const char *px, const char *py,
+		    const char *pz, struct fair_run *r)
+{
+	struct memcg *x, *y, *z;
+	int err = -EIO;
+
+	if (scn_set_policy(pol))
+		return -EINVAL;
+	ws_drop_caches();
+	x = memcg_create("cgt_fair_x", 0);
+	y = memcg_create("cgt_fair_y", 0);
+	z = memcg_create("cgt_fair_z", 0);
+	if (!x || !y || !z) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		goto out;
+	}
+	if (cgt_read_in(x, px, 3, false, NULL) || cgt_read_in(y, py, 3, false, NULL))
+		goto out;
+	r->x0 = active_file(x);
+	r->y0 = active_file(y);
+	if (cgt_read_in(z, pz, 6, true, &r->zhit))
+		goto out;
+	r->x1 = active_file(x);
+	r->y1 = active_file(y);
+	if (r->x0 == UINT64_MAX || r->y0 == UINT64_MAX ||
+	    r->x1 == UINT64_MAX || r->y1 == UINT64_MAX) {
+		ksft_print_msg("memory.stat active_file unreadable\n");
+		goto out;
+	}
+	err = 0;
+out:
+	memcg_destroy(x);
+	memcg_destroy(y);
+	memcg_destroy(z);
+	return err;
+}
+
+static int test_fairness(void)
+{
+	char px[512], py[512], pz[512];
+	struct fair_run d = { 0 }, a = { 0 };
+	uint64_t mem, set, zset, lx, ly;
+	bool ok;
+	int err;
+
+	if (memcg_lib_init()) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	mem = scn_global_mem();
+	set = mem / 4 - mem / 4 % (64 * WS_MiB);
+	cgt_path(px, sizeof(px), "fair-x");
+	cgt_path(py, sizeof(py), "fair-y");
+	cgt_path(pz, sizeof(pz), "fair-z");
+	zset = mem * 6 / 10 - mem * 6 / 10 % (64 * WS_MiB);
+	err = ws_dataset(px, set) ?: ws_dataset(py, set) ?: ws_dataset(pz, zset);
+	if (!CGT_CHECK(!err, "data sets: X, Y %" PRIu64 " MiB, Z %" PRIu64 " MiB of %" PRIu64
+		       " MiB available (%s)", set >> 20, zset >> 20, mem >> 20,
+		       err ? strerror(-err) : "ok"))
+		return KSFT_FAIL;
+	if (!CGT_CHECK(!fair_run("distance", px, py, pz, &d), "distance run completed") ||
+	    !CGT_CHECK(!fair_run("activate", px, py, pz, &a), "activate run completed")) {
+		scn_set_policy("distance");
+		return KSFT_FAIL;
+	}
+	scn_set_policy("distance");
+	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
+		       " MiB, Z's last pass %.1f%%\n", "distance", d.x0 >> 20, d.x1 >> 20,
+		       d.y0 >> 20, d.y1 >> 20, 100 * d.zhit);
+	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
+		       " MiB, Z's last pass %.1f%%\n", "activate", a.x0 >> 20, a.x1 >> 20,
+		       a.y0 >> 20, a.y1 >> 20, 100 * a.zhit);
+
+	/* the setup: both sets mostly active before Z */
+	ok = CGT_CHECK(d.x0 >= set / 2 && d.y0 >= set / 2,
+		       "X and Y active before Z: %" PRIu64 " and %" PRIu64 " MiB (>= half of %" PRIu64 ")",
+		       d.x0 >> 20, d.y0 >> 20, set >> 20);
+	lx = d.x0 > d.x1 ? d.x0 - d.x1 : 0;
+	ly = d.y0 > d.y1 ? d.y0 - d.y1 : 0;
+	/* Z adapted, so the requests were there to share */
+	ok &= CGT_CHECK(lx + ly >= set / 4, "X and Y gave up %" PRIu64 " MiB of active pages (>= %" PRIu64 ")",
+			(lx + ly) >> 20, (set / 4) >> 20);
+	/* the broken kernel: X pays for everything, Y loses nothing */
+	ok &= CGT_CHECK(lx <= 2 * ly + (16 << 20) && ly <= 2 * lx + (16 << 20),
+			"losses within 2x of each other: X %" PRIu64 " MiB, Y %" PRIu64 " MiB",
+			lx >> 20, ly >> 20);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cgtest tests[] = {
+	CGTEST(test_restore_psi),
+	CGTEST(test_fairness),
+};
+
+int main(int argc, char **argv)
+{
+	return cgtest_main(argc, argv, tests, ARRAY_SIZE(tests));
+}

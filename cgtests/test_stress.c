@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stress.c - races around refaults, each case bounded in time.
+ *
+ * Every case checks that every byte read back is what the file holds
+ * (the data sets' pattern, or zeros where a hole was punched) and that
+ * the workload made progress; the harness fails the run if the kernel
+ * log has a report (BUG, WARNING, lockdep, KASAN, hung task...).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgtest.h"
+#include "../memcg/scenario.h"
+
+#define SECS		20
+#define BLK		(64 * 1024)
+#define MAX_KIDS	16
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Read PATH from start to end again and again until DEADLINE, checking
+ * every block (holes allowed if HOLES).  Exit status: 0 with at least one
+ * full pass, 1 on corruption or a read error, 2 without a full pass.
+ */
+static void reader(const char *path, double deadline, bool holes)
+{
+	char *buf = aligned_alloc(4096, BLK);
+	int passes = 0, fd = open(path, O_RDONLY);
+
+	if (!buf || fd < 0)
+		_exit(1);
+	while (now() < deadline) {
+		uint64_t off = 0;
+		ssize_t n;
+
+		while ((n = pread(fd, buf, BLK, off)) > 0) {
+			int ok = ws_check_block(path, buf, n - n % 8, off);
+
+			if (ok < 0 || (!ok && !holes)) {
+				fprintf(stderr, "%s: wrong data at %" PRIu64 "\n", path, off);
+				_exit(1);
+			}
+			off += n;
+			if (now() >= deadline)
+				break;
+		}
+		if (n < 0) {
+			fprintf(stderr, "%s: read: %s\n", path, strerror(errno));
+			_exit(1);
+		}
+		passes += n == 0;
+	}
+	_exit(passes ? 0 : 2);
+}
+
+struct kids {
+	pid_t pid[MAX_KIDS];
+	int n;
+};
+
+static int spawn_reader(struct kids *k, struct memcg *cg, const char *path,
+			double deadline, bool holes)
+{
+	pid_t pid;
+
+	if (k->n == MAX_KIDS)
+		return -ENOSPC;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (cg && memcg_attach_self(cg)) {
+			fprintf(stderr, "%s\n", memcg_strerror());
+			_exit(1);
+		}
+		reader(path, deadline, holes);
+	}
+	k->pid[k->n++] = pid;
+	return 0;
+}
+
+/* Wait for all; false if any failed.  Prints each outcome. */
+static bool reap(struct kids *k, const char *what)
+{
+	bool ok = true;
+
+	for (int i = 0; i < k->n; i++) {
+		int st = 0;
+
+		if (waitpid(k->pid[i], &st, 0) != k->pid[i] || !WIFEXITED(st) ||
+		    WEXITSTATUS(st)) {
+			ksft_print_msg("%s: reader %d failed (%s %d)\n", what, i,
+				       WIFEXITED(st) ? "exit" : "signal",
+				       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+			ok = false;
+		}
+	}
+	k->n = 0;
+	return ok;
+}
+
+static int dataset(char *buf, int len, const char *name, uint64_t bytes)
+{
+	cgt_path(buf, len, name);
+	return ws_dataset(buf, bytes);
+}
+
+static void msleep(int ms)
+{
+	usleep(ms * 1000);
+}
+
+/*
+ * Eight readers in four memcgs at 192 MiB, two per memcg on the same
+ * 256 MiB file (so both race to refault the same pages), while the
+ * policy is switched every 200 ms, the multi-gen LRU toggled every
+ * second and drop_caches written every half second.
+ */
+static int test_stress_switch(void)
+{
+	static const char *const pol[] = { "distance", "activate", "classic" };
+	struct memcg *cg[4] = { NULL };
+	char path[4][512], name[32];
+	bool mglru, ok = false;
+	struct kids k = { 0 };
+	double deadline;
+	int i, tick = 0;
+
+	mglru = access("/sys/kernel/mm/lru_gen/enabled", W_OK) == 0;
+	if (memcg_lib_init())
+		return KSFT_FAIL;
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "stress-switch-%d", i);
+		if (dataset(path[i], sizeof(path[i]), name, 256 * WS_MiB))
+			return KSFT_FAIL;
+	}
+	ws_drop_caches();
+	deadline = now() + SECS;
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "cgt_stress_%d", i);
+		cg[i] = memcg_create(name, 192 * WS_MiB);
+		if (!cg[i] || spawn_reader(&k, cg[i], path[i], deadline, false) ||
+		    spawn_reader(&k, cg[i], path[i], deadline, false)) {
+			ksft_print_msg("%s\n", memcg_strerror());
+			goto out;
+		}
+	}
+	while (now() < deadline) {
+		if (scn_set_policy(pol[tick % 3]))
+			ksft_print_msg("policy write failed\n");
+		if (mglru && tick % 5 == 4)
+			ws_file_write("/sys/kernel/mm/lru_gen/enabled",
+				      tick % 10 == 4 ? "y" : "n");
+		if (tick % 3 == 2)
+			ws_file_write("/proc/sys/vm/drop_caches", "3");
+		tick++;
+		msleep(200);
+	}
+	ok = reap(&k, "switch");
+	ok = CGT_CHECK(ok, "8 readers in 4 memcgs read intact data, %d switches%s", tick,
+		       mglru ? " (with MGLRU toggles)" : "") && ok;
+out:
+	reap(&k, "switch");
+	if (mglru)
+		ws_file_write("/sys/kernel/mm/lru_gen/enabled", "n");
+	scn_set_policy("distance");
+	for (i = 0; i < 4; i++)
+		memcg_destroy(cg[i]);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * Two readers refault a 384 MiB file through a 128 MiB memcg while it
+ * is hole-punched, truncated and written back: the folios allocated for
+ * refaults carry a shadow in ->private while the truncation removes
+ * shadows.  Readers accept the pattern or zeros, nothing else.
+ */
+static int test_stress_truncate(void)
+{
+	const uint64_t size = 384 * WS_MiB;
+	char path[512], *buf = NULL;
+	struct memcg *cg = NULL;
+	struct kids k = { 0 };
+	int fd = -1, punches = 0, truncs = 0;
+	double deadline;
+	bool ok = false;
+
+	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-truncate", size))
+		return KSFT_FAIL;
+	buf = aligned_alloc(4096, WS_MiB);
+	fd = open(path, O_RDWR);
+	cg = memcg_create("cgt_stress_trunc", 128 * WS_MiB);
+	if (!buf || fd < 0 || !cg) {
+		ksft_print_msg("setup: %s\n", cg ? strerror(errno) : memcg_strerror());
+		goto out;
+	}
+	ws_drop_caches();
+	deadline = now() + SECS;
+	if (spawn_reader(&k, cg, path, deadline, true) ||
+	    spawn_reader(&k, cg, path, deadline, true))
+		goto out;
+	srandom(7);
+	while (now() < deadline) {
+		uint64_t off = (random() % (size / WS_MiB)) * WS_MiB;
+
+		if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      off, WS_MiB) == 0)
+			punches++;
+		if (punches % 16 == 15) {
+			/* cut the tail off and write it back */
+			uint64_t cut = size / 2 + (random() % 64) * WS_MiB;
+
+			if (ftruncate(fd, cut))
+				break;
+			for (uint64_t o = cut; o < size; o += WS_MiB) {
+				ws_fill_block(path, buf, WS_MiB, o);
+				if (pwrite(fd, buf, WS_MiB, o) != (ssize_t)WS_MiB)
+					break;
+			}
+			truncs++;
+		}
+		msleep(20);
+	}
+	ok = reap(&k, "truncate");
+	ok = CGT_CHECK(ok, "readers saw only data or holes: %d punches, %d truncations",
+		       punches, truncs) && ok;
+	/* put the data set back for the next run */
+	for (uint64_t o = 0; o < size; o += WS_MiB) {
+		ws_fill_block(path, buf, WS_MiB, o);
+		if (pwrite(fd, buf, WS_MiB, o) != (ssize_t)WS_MiB)
+			ok = false;
+	}
+	fsync(fd);
+out:
+	reap(&k, "truncate");
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	memcg_destroy(cg);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * A memcg's limit evicts a file; the memcg is removed while readers in
+ * another memcg refault the file with shadows that name it.  Repeated.
+ */
+static int test_stress_rmdir(void)
+{
+	char path[512];
+	double end = now() + SECS;
+	int rounds = 0;
+	bool ok = true;
+
+	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-rmdir", 256 * WS_MiB))
+		return KSFT_FAIL;
+	while (ok && now() < end) {
+		struct memcg *a = memcg_create("cgt_stress_rm_a", 96 * WS_MiB);
+		struct memcg *b = memcg_create("cgt_stress_rm_b", 160 * WS_MiB);
+		struct kids k = { 0 };
+
+		ws_drop_caches();
+		ok = a && b && !cgt_read_in(a, path, 1, true, NULL);
+		if (ok)
+			ok = !spawn_reader(&k, b, path, now() + 3, false) &&
+			     !spawn_reader(&k, b, path, now() + 3, false);
+		/* the readers refault what a's limit evicted; a goes */
+		ok &= !memcg_destroy(a);
+		a = NULL;
+		ok &= reap(&k, "rmdir");
+		memcg_destroy(a);
+		memcg_destroy(b);
+		rounds++;
+	}
+	return CGT_CHECK(ok && rounds >= 2, "%d rounds of refaults into a new memcg while the evicting one was removed",
+			 rounds) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * A 32 MiB memcg: a task that touches 96 MiB of anonymous memory while
+ * reading a file is OOM-killed (the log's "Memory cgroup out of memory"
+ * is expected here); a reader of a 256 MiB file alone gets intact data.
+ */
+static int test_stress_oom(void)
+{
+	struct memcg *cg;
+	char path[512];
+	uint64_t fails = 0;
+	int st = 0;
+	pid_t pid;
+	bool ok;
+
+	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-oom", 256 * WS_MiB))
+		return KSFT_FAIL;
+	cg = memcg_create("cgt_stress_oom", 32 * WS_MiB);
+	if (!cg) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return KSFT_FAIL;
+	}
+	/* the harness's log scan takes this OOM as expected */
+	ws_file_write("/dev/kmsg", "wsr-test: expect Memory cgroup out of memory");
+	pid = fork();
+	if (pid == 0) {
+		char *anon;
+
+		if (memcg_attach_self(cg))
+			_exit(1);
+		anon = mmap(NULL, 96 * WS_MiB, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (anon == MAP_FAILED)
+			_exit(1);
+		for (int round = 0; round < 4; round++) {
+			struct ws_pass p;
+
+			memset(anon, round + 1, 96 * WS_MiB);
+			ws_read_pass(path, false, &p);
+		}
+		_exit(3);	/* should not get here: no swap in the guest */
+	}
+	ok = CGT_CHECK(pid > 0 && waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+		       WTERMSIG(st) == SIGKILL,
+		       "anon + file task over a 32 MiB limit was OOM-killed (status %#x)", st);
+	ok &= CGT_CHECK(!cgt_read_in(cg, path, 2, true, NULL),
+			"file-only reader in the same memcg read intact data");
+	memcg_read_u64(cg, "memory.failcnt", &fails);
+	ok &= CGT_CHECK(fails > 0, "memory.failcnt %" PRIu64, fails);
+	memcg_destroy(cg);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * Readers refault in two memcgs while memory is compacted every 200 ms
+ * and, on a guest with two nodes, their pages are migrated from node to
+ * node (migrate_pages(2), what migratepages(8) does).
+ */
+static int test_stress_migrate(void)
+{
+	struct memcg *cg[2] = { NULL };
+	char path[2][512];
+	struct kids k = { 0 };
+	int nodes = 0, moves = 0, compactions = 0;
+	double deadline;
+	bool ok = false;
+
+	for (int n = 0; n < 64; n++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "/sys/devices/system/node/node%d", n);
+		nodes += access(p, F_OK) == 0;
+	}
+	if (memcg_lib_init() ||
+	    dataset(path[0], sizeof(path[0]), "stress-migrate-0", 256 * WS_MiB) ||
+	    dataset(path[1], sizeof(path[1]), "stress-migrate-1", 256 * WS_MiB))
+		return KSFT_FAIL;
+	ws_drop_caches();
+	deadline = now() + SECS;
+	for (int i = 0; i < 2; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "cgt_stress_mig_%d", i);
+		cg[i] = memcg_create(name, 160 * WS_MiB);
+		if (!cg[i] || spawn_reader(&k, cg[i], path[i], deadline, false) ||
+		    spawn_reader(&k, cg[i], path[i], deadline, false))
+			goto out;
+	}
+	while (now() < deadline) {
+		if (!ws_file_write("/proc/sys/vm/compact_memory", "1"))
+			compactions++;
+		if (nodes >= 2) {
+			unsigned long from = 1UL << (moves & 1), to = 1UL << !(moves & 1);
+
+			for (int i = 0; i < k.n; i++)
+				syscall(SYS_migrate_pages, k.pid[i], 8 * sizeof(long),
+					&from, &to);
+			moves++;
+		}
+		msleep(200);
+	}
+	ok = reap(&k, "migrate");
+	ok = CGT_CHECK(ok, "4 readers read intact data through %d compactions, %d migrations (%d nodes)",
+		       compactions, moves, nodes) && ok;
+	ok &= CGT_CHECK(compactions > 0, "compact_memory was written");
+out:
+	reap(&k, "migrate");
+	for (int i = 0; i < 2; i++)
+		memcg_destroy(cg[i]);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cgtest tests[] = {
+	CGTEST(test_stress_switch),
+	CGTEST(test_stress_truncate),
+	CGTEST(test_stress_rmdir),
+	CGTEST(test_stress_oom),
+	CGTEST(test_stress_migrate),
+};
+
+int main(int argc, char **argv)
+{
+	return cgtest_main(argc, argv, tests, ARRAY_SIZE(tests));
+}

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_v2.c - refault-distance file cache sizing in cgroup-v2 memcgs,
+ * created through libcgroup: the switch and bigger cases of test_memcg.c
+ * at memory.max, and the switch case at memory.high with no memory.max.
+ * Only run on a cgroup-v2 boot (make test boots one for it); on cgroup
+ * v1 every test fails and says so.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cgtest.h"
+#include "../memcg/scenario.h"
+
+/* test_memcg.c's limit, and its data sets (same tags, same sizes) */
+#define LIMIT	(1280 * WS_MiB)
+
+/* memcg_lib_init(), and fail unless the memory controller is on v2. */
+static bool v2_init(void)
+{
+	if (memcg_lib_init()) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		return false;
+	}
+	if (!memcg_is_v2()) {
+		ksft_print_msg("FAILED: the memory controller is on cgroup v1, this test needs cgroup v2: boot with systemd.unified_cgroup_hierarchy=1 (guest-image/boot.sh --cgroup2; make test does for test_v2)\n");
+		return false;
+	}
+	return true;
+}
+
+/* test_memcg.c's check_switch(): B adapts by pass 5, A gives way. */
+static bool check_switch(const struct scn_run *d, const char *who, int by)
+{
+	const struct scn_pass *a3 = &d->p[2], *last = scn_last(d, 'B');
+	int adapted = scn_first_pass_at(d, 'B', 0.95);
+	bool ok;
+
+	ok = CGT_CHECK(adapted && adapted <= by,
+		       "%s: B served >= 95%% from cache at pass %d (<= %d)", who, adapted, by);
+	ok &= CGT_CHECK(last && last->res[0] < a3->res[0] - 0.25,
+			"%s: A residency fell %.1f%% -> %.1f%%", who,
+			100 * a3->res[0], last ? 100 * last->res[0] : 0.0);
+	return ok;
+}
+
+/* Refaults deactivate only under "distance": the others are controls. */
+static bool check_controls(const struct scn_run *runs, int n)
+{
+	bool ok = true;
+
+	for (int i = 1; i < n; i++) {
+		ok &= CGT_CHECK(!runs[i].failed, "%s: the run completed", runs[i].policy);
+		ok &= CGT_CHECK(runs[i].memcg.stale == 0,
+				"%s: memory.stat workingset_stale %" PRIu64 " (control: 0)",
+				runs[i].policy, runs[i].memcg.stale);
+	}
+	return ok;
+}
+
+/* The switch case at memory.max; counters move in v2's memory.stat. */
+static int test_v2_switch(void)
+{
+	struct scn_env env = { .tag = "memcg-switch", .memcg = "cgt_v2_switch",
+			       .mem = LIMIT, .limit = LIMIT };
+	struct scn_run runs[3];
+	const struct scn_run *d = &runs[0];
+	scn_fn fn;
+	bool ok;
+
+	if (!v2_init() || scn_setup(&env, "switch", &fn))
+		return KSFT_FAIL;
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
+	if (d->failed)
+		return KSFT_FAIL;
+	ok = check_switch(d, "distance", 5);
+	ok &= CGT_CHECK(d->memcg.stale > 0, "distance: memory.stat workingset_stale %" PRIu64,
+			d->memcg.stale);
+	ok &= CGT_CHECK(d->memcg.refault > 0, "distance: memory.stat workingset_refault_file %" PRIu64,
+			d->memcg.refault);
+	ok &= check_controls(runs, scn_npolicies);
+	ksft_print_msg("for comparison: B adapted at pass %d (activate), %d (classic; 0 = never)\n",
+		       scn_first_pass_at(&runs[1], 'B', 0.95), scn_first_pass_at(&runs[2], 'B', 0.95));
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* B bigger than memory.max: A is left alone. */
+static int test_v2_bigger(void)
+{
+	struct scn_env env = { .tag = "memcg-bigger", .memcg = "cgt_v2_bigger",
+			       .mem = LIMIT, .limit = LIMIT };
+	struct scn_run runs[3];
+	const struct scn_pass *last;
+	scn_fn fn;
+
+	if (!v2_init() || scn_setup(&env, "bigger", &fn))
+		return KSFT_FAIL;
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
+	if (runs[0].failed)
+		return KSFT_FAIL;
+	last = scn_last(&runs[0], 'B');
+	return CGT_CHECK(last && last->res[0] >= 0.90, "distance: A %.1f%% resident after B (>= 90%%)",
+			 last ? 100 * last->res[0] : 0.0) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * The switch case at memory.high, memory.max left at "max": reclaim
+ * comes from the return to user space over the high boundary, not from
+ * a charge that fails.  Distance only; B may take one pass more.
+ */
+static int test_v2_high(void)
+{
+	struct scn_env env = { .tag = "memcg-switch", .memcg = "cgt_v2_high",
+			       .mem = LIMIT, .limit = LIMIT, .high = true };
+	struct scn_run run;
+	scn_fn fn;
+	bool ok;
+
+	if (!v2_init() || scn_setup(&env, "switch", &fn))
+		return KSFT_FAIL;
+	scn_run_policies(&env, fn, &run, 1, "# ");
+	if (run.failed)
+		return KSFT_FAIL;
+	ok = check_switch(&run, "distance at memory.high", 6);
+	ok &= CGT_CHECK(run.memcg.stale > 0, "memory.stat workingset_stale %" PRIu64,
+			run.memcg.stale);
+	ksft_print_msg("memory.stat workingset_stale_force %" PRIu64 ", workingset_refault_file %" PRIu64 "\n",
+		       run.memcg.stale_force, run.memcg.refault);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+static const struct cgtest tests[] = {
+	CGTEST(test_v2_switch),
+	CGTEST(test_v2_bigger),
+	CGTEST(test_v2_high),
+};
+
+int main(int argc, char **argv)
+{
+	return cgtest_main(argc, argv, tests, ARRAY_SIZE(tests));
+}
