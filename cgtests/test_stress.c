@@ -26,8 +26,14 @@
 #include "../memcg/scenario.h"
 
 #define SECS		20
+#define GRACE		90	/* seconds a case may overrun before it counts as hung */
 #define BLK		(64 * 1024)
 #define MAX_KIDS	16
+
+static void msleep(int ms)
+{
+	usleep(ms * 1000);
+}
 
 static double now(void)
 {
@@ -99,16 +105,43 @@ static int spawn_reader(struct kids *k, struct memcg *cg, const char *path,
 	return 0;
 }
 
-/* Wait for all; false if any failed.  Prints each outcome. */
-static bool reap(struct kids *k, const char *what)
+/*
+ * The kernel's view of a hang, into its log: blocked tasks and every
+ * CPU's backtrace (the harness prints the log's reports).
+ */
+static void dump_hang(const char *what)
 {
-	bool ok = true;
+	ksft_print_msg("%s: still running %d s after its deadline: sysrq w and l into the kernel log\n",
+		       what, GRACE);
+	ws_file_write("/proc/sysrq-trigger", "w");
+	ws_file_write("/proc/sysrq-trigger", "l");
+}
+
+/*
+ * Wait for all, at most until GRACE seconds after DEADLINE: then dump
+ * what the kernel is doing and kill them.  False if any failed.
+ */
+static bool reap_by(struct kids *k, const char *what, double deadline)
+{
+	bool ok = true, dumped = false;
 
 	for (int i = 0; i < k->n; i++) {
 		int st = 0;
+		pid_t r;
 
-		if (waitpid(k->pid[i], &st, 0) != k->pid[i] || !WIFEXITED(st) ||
-		    WEXITSTATUS(st)) {
+		while ((r = waitpid(k->pid[i], &st, WNOHANG)) == 0) {
+			if (now() > deadline + GRACE) {
+				if (!dumped)
+					dump_hang(what);
+				dumped = true;
+				for (int j = i; j < k->n; j++)
+					kill(k->pid[j], SIGKILL);
+				r = waitpid(k->pid[i], &st, 0);
+				break;
+			}
+			msleep(100);
+		}
+		if (r != k->pid[i] || !WIFEXITED(st) || WEXITSTATUS(st)) {
 			ksft_print_msg("%s: reader %d failed (%s %d)\n", what, i,
 				       WIFEXITED(st) ? "exit" : "signal",
 				       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
@@ -116,18 +149,18 @@ static bool reap(struct kids *k, const char *what)
 		}
 	}
 	k->n = 0;
-	return ok;
+	return ok && !dumped;
+}
+
+static bool reap(struct kids *k, const char *what)
+{
+	return reap_by(k, what, now());
 }
 
 static int dataset(char *buf, int len, const char *name, uint64_t bytes)
 {
 	cgt_path(buf, len, name);
 	return ws_dataset(buf, bytes);
-}
-
-static void msleep(int ms)
-{
-	usleep(ms * 1000);
 }
 
 /*
@@ -165,19 +198,27 @@ static int test_stress_switch(void)
 			goto out;
 		}
 	}
-	while (now() < deadline) {
-		if (scn_set_policy(pol[tick % 3]))
-			ksft_print_msg("policy write failed\n");
-		if (mglru && tick % 5 == 4)
-			ws_file_write("/sys/kernel/mm/lru_gen/enabled",
-				      tick % 10 == 4 ? "y" : "n");
-		if (tick % 3 == 2)
-			ws_file_write("/proc/sys/vm/drop_caches", "3");
-		tick++;
-		msleep(200);
+	/* the switcher is a child too, so that a hang in it is caught */
+	k.pid[k.n] = fork();
+	if (k.pid[k.n] == 0) {
+		while (now() < deadline) {
+			if (scn_set_policy(pol[tick % 3]))
+				_exit(1);
+			if (mglru && tick % 5 == 4)
+				ws_file_write("/sys/kernel/mm/lru_gen/enabled",
+					      tick % 10 == 4 ? "y" : "n");
+			if (tick % 3 == 2)
+				ws_file_write("/proc/sys/vm/drop_caches", "3");
+			tick++;
+			msleep(200);
+		}
+		_exit(0);
 	}
-	ok = reap(&k, "switch");
-	ok = CGT_CHECK(ok, "8 readers in 4 memcgs read intact data, %d switches%s", tick,
+	if (k.pid[k.n] > 0)
+		k.n++;
+	tick = (int)(SECS * 5);
+	ok = reap_by(&k, "switch", deadline);
+	ok = CGT_CHECK(ok, "8 readers in 4 memcgs read intact data, ~%d policy switches%s", tick,
 		       mglru ? " (with MGLRU toggles)" : "") && ok;
 out:
 	reap(&k, "switch");
@@ -241,7 +282,7 @@ static int test_stress_truncate(void)
 		}
 		msleep(20);
 	}
-	ok = reap(&k, "truncate");
+	ok = reap_by(&k, "truncate", deadline);
 	ok = CGT_CHECK(ok, "readers saw only data or holes: %d punches, %d truncations",
 		       punches, truncs) && ok;
 	/* put the data set back for the next run */
@@ -286,7 +327,7 @@ static int test_stress_rmdir(void)
 		/* the readers refault what a's limit evicted; a goes */
 		ok &= !memcg_destroy(a);
 		a = NULL;
-		ok &= reap(&k, "rmdir");
+		ok &= reap_by(&k, "rmdir", now() + 3);
 		memcg_destroy(a);
 		memcg_destroy(b);
 		rounds++;
@@ -395,7 +436,7 @@ static int test_stress_migrate(void)
 		}
 		msleep(200);
 	}
-	ok = reap(&k, "migrate");
+	ok = reap_by(&k, "migrate", deadline);
 	ok = CGT_CHECK(ok, "4 readers read intact data through %d compactions, %d migrations (%d nodes)",
 		       compactions, moves, nodes) && ok;
 	ok &= CGT_CHECK(compactions > 0, "compact_memory was written");
