@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -72,6 +74,34 @@ int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
 	return 0;
 }
 
+/*
+ * A watchdog for one test: after CGT_TIMEOUT seconds (default 600) it
+ * writes what the kernel is doing into the kernel log (sysrq w: blocked
+ * tasks, l: every CPU's backtrace), says so on stderr, and kills the
+ * test.  A hung test then fails by name in minutes, and the log shows
+ * why; a test stuck in the kernel still leaves the dump.
+ */
+static pid_t watchdog(const char *name)
+{
+	int secs = atoi(getenv("CGT_TIMEOUT") ?: "600");
+	pid_t test = getpid(), pid;
+
+	if (secs <= 0)
+		return -1;
+	pid = fork();
+	if (pid)
+		return pid;
+	sleep(secs);
+	if (kill(test, 0))
+		_exit(0);
+	fprintf(stderr, "# cgtest: %s still running after %d s: dumping tasks and CPUs to the kernel log, killing it\n",
+		name, secs);
+	ws_file_write("/proc/sysrq-trigger", "w");
+	ws_file_write("/proc/sysrq-trigger", "l");
+	kill(test, SIGKILL);
+	_exit(0);
+}
+
 static void usage(const char *prog, const struct cgtest *t, int n)
 {
 	fprintf(stderr, "usage: %s [-l] [-t TEST]...\n  tests:", prog);
@@ -120,9 +150,16 @@ int cgtest_main(int argc, char **argv, const struct cgtest *t, int n)
 	ksft_print_header();
 	ksft_set_plan(plan);
 	for (int i = 0; i < n; i++) {
+		pid_t dog;
+
 		if (!want[i])
 			continue;
+		dog = watchdog(t[i].name);
 		last = t[i].fn();
+		if (dog > 0) {
+			kill(dog, SIGKILL);
+			waitpid(dog, NULL, 0);
+		}
 		switch (last) {
 		case KSFT_PASS:
 			ksft_test_result_pass("%s\n", t[i].name);

@@ -24,7 +24,7 @@ die() { printf 'boot: error: %s\n' "$*" >&2; exit 1; }
 
 CACHE=${WSR_CACHE:-/var/cache/wsrefault}
 KERNEL= IMAGE= SHARE= SCRATCH= MEM=2G SMP=2 NUMA=0 CGROUP2=0 JOB= ARGS= APPEND=
-OUT=. TIMEOUT=3600 INTERACTIVE=0
+OUT=. TIMEOUT=2700 INTERACTIVE=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
