@@ -51,7 +51,7 @@ customize() {
 	chroot "$root" passwd -d root >/dev/null
 	cat > "$root/etc/fstab" <<-'FSTAB'
 	/dev/vda	/		ext4	rw,noatime,errors=remount-ro	0 1
-	LABEL=wsrscratch /scratch	ext4	rw,noatime,nofail,x-systemd.device-timeout=5s	0 0
+	LABEL=wsrscratch /scratch	ext4	rw,noatime,nofail,x-systemd.device-timeout=90s	0 0
 	wsrshare	/mnt/wsr	9p	ro,trans=virtio,version=9p2000.L,msize=262144,nofail	0 0
 	FSTAB
 	mkdir -p "$root/scratch" "$root/mnt/wsr"
