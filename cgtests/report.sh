@@ -14,7 +14,7 @@
 # the test ends.
 set -uo pipefail
 [ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because|blocked for more than|rcu: INFO|self-detected stall|soft lockup|Bad page|Memory cgroup out of memory'
+pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|DEBUG_LOCKS_WARN_ON|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because|blocked for more than|rcu: INFO|self-detected stall|soft lockup|Bad page|Memory cgroup out of memory'
 tpass=0 tfail=0 tskip=0
 
 problem() { echo "# HARNESS: $*"; extra=$((extra + 1)); }
