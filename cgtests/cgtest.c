@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cgtest.h"
+#include "../memcg/scenario.h"
 
 const char *cgt_datadir(void)
 {
@@ -100,6 +101,20 @@ static pid_t watchdog(const char *name)
 	ws_file_write("/proc/sysrq-trigger", "l");
 	kill(test, SIGKILL);
 	_exit(0);
+}
+
+bool cgt_check_switch(const struct scn_run *d, const char *who, int by)
+{
+	const struct scn_pass *a3 = &d->p[2], *last = scn_last(d, 'B');
+	int adapted = scn_first_pass_at(d, 'B', 0.95);
+	bool ok;
+
+	ok = CGT_CHECK(adapted && adapted <= by,
+		       "%s: B served >= 95%% from cache at pass %d (<= %d)", who, adapted, by);
+	ok &= CGT_CHECK(last && last->res[0] < a3->res[0] - 0.25,
+			"%s: A residency fell %.1f%% -> %.1f%%", who,
+			100 * a3->res[0], last ? 100 * last->res[0] : 0.0);
+	return ok;
 }
 
 static void usage(const char *prog, const struct cgtest *t, int n)

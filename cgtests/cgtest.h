@@ -39,6 +39,15 @@ void cgt_path(char *buf, int len, const char *name);
 int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
 		double *hit);
 
+struct scn_run;
+
+/*
+ * The switch case's bound, for every scope that runs it: B served >= 95%
+ * from cache by pass BY, and A's residency down by more than 25 points
+ * from its third pass (test_memcg, test_v2).
+ */
+bool cgt_check_switch(const struct scn_run *d, const char *who, int by);
+
 /* Checks that print what they compared, so a failure explains itself. */
 #define CGT_CHECK(cond, fmt, ...) ({					\
 	bool __ok = (cond);						\

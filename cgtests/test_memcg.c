@@ -19,20 +19,6 @@
 
 #define LIMIT	(1280 * WS_MiB)
 
-static bool check_switch(const struct scn_run *d, const char *who)
-{
-	const struct scn_pass *a3 = &d->p[2], *last = scn_last(d, 'B');
-	int adapted = scn_first_pass_at(d, 'B', 0.95);
-	bool ok;
-
-	ok = CGT_CHECK(adapted && adapted <= 5,
-		       "%s: B served >= 95%% from cache at pass %d (<= 5)", who, adapted);
-	ok &= CGT_CHECK(last && last->res[0] < a3->res[0] - 0.25,
-			"%s: A residency fell %.1f%% -> %.1f%%", who,
-			100 * a3->res[0], last ? 100 * last->res[0] : 0.0);
-	return ok;
-}
-
 static int switch_env(struct scn_env *env)
 {
 	scn_fn fn;
@@ -54,7 +40,7 @@ static int test_memcg_switch(void)
 	scn_run_policies(&env, scn_switch, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
-	ok = check_switch(d, "distance");
+	ok = cgt_check_switch(d, "distance", 5);
 	ok &= CGT_CHECK(d->memcg.stale > 0, "memory.stat total_workingset_stale %" PRIu64,
 			d->memcg.stale);
 	ok &= CGT_CHECK(d->global.stale >= d->memcg.stale,
@@ -115,7 +101,7 @@ static int test_memcg_hierarchy(void)
 	if (scn_run(&env, "distance", scn_switch, &run))
 		return KSFT_FAIL;
 	scn_print(stdout, "# ", &env, &run);
-	ok = check_switch(&run, "child of a limited parent");
+	ok = cgt_check_switch(&run, "child of a limited parent", 5);
 	ok &= CGT_CHECK(run.memcg.stale > 0, "child's workingset_stale %" PRIu64, run.memcg.stale);
 	ok &= CGT_CHECK(run.parent.stale >= run.memcg.stale,
 			"parent's total_workingset_stale %" PRIu64 " includes the child's",

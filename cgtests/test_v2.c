@@ -30,21 +30,6 @@ static bool v2_init(void)
 	return true;
 }
 
-/* test_memcg.c's check_switch(): B adapts by pass 5, A gives way. */
-static bool check_switch(const struct scn_run *d, const char *who, int by)
-{
-	const struct scn_pass *a3 = &d->p[2], *last = scn_last(d, 'B');
-	int adapted = scn_first_pass_at(d, 'B', 0.95);
-	bool ok;
-
-	ok = CGT_CHECK(adapted && adapted <= by,
-		       "%s: B served >= 95%% from cache at pass %d (<= %d)", who, adapted, by);
-	ok &= CGT_CHECK(last && last->res[0] < a3->res[0] - 0.25,
-			"%s: A residency fell %.1f%% -> %.1f%%", who,
-			100 * a3->res[0], last ? 100 * last->res[0] : 0.0);
-	return ok;
-}
-
 /* Refaults deactivate only under "distance": the others are controls. */
 static bool check_controls(const struct scn_run *runs, int n)
 {
@@ -74,7 +59,7 @@ static int test_v2_switch(void)
 	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (d->failed)
 		return KSFT_FAIL;
-	ok = check_switch(d, "distance", 5);
+	ok = cgt_check_switch(d, "distance", 5);
 	ok &= CGT_CHECK(d->memcg.stale > 0, "distance: memory.stat workingset_stale %" PRIu64,
 			d->memcg.stale);
 	ok &= CGT_CHECK(d->memcg.refault > 0, "distance: memory.stat workingset_refault_file %" PRIu64,
@@ -122,7 +107,7 @@ static int test_v2_high(void)
 	scn_run_policies(&env, fn, &run, 1, "# ");
 	if (run.failed)
 		return KSFT_FAIL;
-	ok = check_switch(&run, "distance at memory.high", 6);
+	ok = cgt_check_switch(&run, "distance at memory.high", 6);
 	ok &= CGT_CHECK(run.memcg.stale > 0, "memory.stat workingset_stale %" PRIu64,
 			run.memcg.stale);
 	ksft_print_msg("memory.stat workingset_stale_force %" PRIu64 ", workingset_refault_file %" PRIu64 "\n",
