@@ -29,6 +29,9 @@ kernel: ## build the 6.1 kernel with patches/series (cached by input hash)
 kernel-debug: ## build the debug kernel (KASAN, lockdep, DEBUG_VM...; cached)
 	@FLAVOR=debug kernel/build.sh
 
+kernel-pristine: ## build stock 6.1 with the test config, no series (cached)
+	@FLAVOR=pristine kernel/build.sh
+
 build-matrix: ## build-test the series: SYSCTL/MEMCG/NUMA/SWAP/LRU_GEN off, i386, W=1
 	@kernel/build-matrix.sh $(CONFIGS)
 
@@ -57,6 +60,9 @@ shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 test-debug: ## the suite (or T=) on the debug kernel; not part of CI
 	@KERNEL=debug guest-image/job.sh test $(T)
 
+test-pristine: ## the suite (or T=) on stock 6.1: it must fail (not CI)
+	@KERNEL=pristine OUT=$(CURDIR)/build/out-pristine guest-image/job.sh test $(T)
+
 dev-test: ## rebuild the tree as it is, boot, run T (edit-build-test loop)
 	@KERNEL=$$(kernel/build.sh --tree) guest-image/job.sh test $(T)
 
@@ -69,4 +75,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: help kernel kernel-debug build-matrix test-debug kernel-tree patches image programs test run shell dev-test checkpatch clean distclean
+.PHONY: help kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs test run shell dev-test checkpatch clean distclean

@@ -5,7 +5,8 @@
 #
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
-#   (KERNEL=debug: the debug kernel, built if missing)
+#   (KERNEL=debug: the debug kernel, KERNEL=pristine: stock 6.1 with the
+#   same config; either is built if missing)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,10 +55,10 @@ ensure_scratch() {
 }
 
 ensure_deps
-# KERNEL: a bzImage, "debug" for the debug kernel, or empty for the test kernel
+# KERNEL: a bzImage, "debug", "pristine", or empty for the test kernel
 case "${KERNEL:-}" in
 "") kernel=$("$ROOT/kernel/build.sh") ;;
-debug) kernel=$(FLAVOR=debug "$ROOT/kernel/build.sh") ;;
+debug|pristine) kernel=$(FLAVOR=$KERNEL "$ROOT/kernel/build.sh") ;;
 *) kernel=$KERNEL ;;
 esac
 image=$("$ROOT/guest-image/build.sh")

@@ -13,6 +13,10 @@
 # FLAVOR=debug builds the debug kernel instead: the same series with
 # kernel/debug/*.config on top, in a worktree of its own ($CACHE/linux-debug)
 # so that neither build invalidates the other.
+#
+# FLAVOR=pristine builds stock 6.1 with the same config and no series
+# ($CACHE/linux-pristine): the baseline the tests must tell apart from the
+# series, and the kernel the cgroup kselftests' verdicts are compared with.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +31,9 @@ case "$FLAVOR" in
 debug)
 	TREE=$CACHE/linux-debug
 	FRAGMENTS+=("$ROOT"/kernel/debug/*.config) ;;
-*) echo "kernel: FLAVOR is empty or debug" >&2; exit 2 ;;
+pristine)
+	TREE=$CACHE/linux-pristine ;;
+*) echo "kernel: FLAVOR is empty, debug or pristine" >&2; exit 2 ;;
 esac
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 JOBS=${JOBS:-$(nproc)}
@@ -51,7 +57,10 @@ ensure_deps() {
 
 src_version() { dpkg-query -W -f='${Version}' linux-source-6.1; }
 
-series() { grep -v -e '^#' -e '^[[:space:]]*$' "$ROOT/patches/series" || true; }
+series() {
+	[ "$FLAVOR" != pristine ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$ROOT/patches/series" || true
+}
 
 input_hash() {
 	{
@@ -75,7 +84,7 @@ unpack() {
 		return
 	fi
 	say "unpacking $TARBALL ($ver) into $MAIN"
-	rm -rf "$MAIN" "$APPLY" "$CACHE/linux-debug"
+	rm -rf "$MAIN" "$APPLY" "$CACHE/linux-debug" "$CACHE/linux-pristine"
 	mkdir -p "$MAIN"
 	tar -xf "$TARBALL" -C "$MAIN" --strip-components=1
 	say "making it a git tree (pristine base commit)"
