@@ -13,8 +13,16 @@
 #include <stdint.h>
 
 #include "kselftest.h"
+#include "../memcg/cgrun.h"
 #include "../memcg/memcg.h"
 #include "../memcg/wsload.h"
+
+/*
+ * The hard limit of the memcg scenarios (test_memcg, test_v2): over
+ * 1 GiB, so that the memcg's file LRU is past the step where the
+ * inactive ratio stops being 1 (int_sqrt(10 * GiB)).
+ */
+#define CGT_MEMCG_LIMIT	(1280 * WS_MiB)
 
 struct cgtest {
 	const char *name;
@@ -25,6 +33,16 @@ struct cgtest {
 
 /* -l lists the tests, -t NAME runs one; no option runs them all. */
 int cgtest_main(int argc, char **argv, const struct cgtest *t, int n);
+
+/*
+ * Every memcg a test makes lives under a root of its own, "cgt-<pid>",
+ * made on first use and removed when the test exits: leftovers of an old
+ * run can neither feed nor break a new one.  cgt_name("x") is
+ * "cgt-<pid>/x" (a string that lives as long as the process);
+ * cgt_memcg() creates it (memcg_create(): NULL and memcg_strerror()).
+ */
+const char *cgt_name(const char *name);
+struct memcg *cgt_memcg(const char *name, uint64_t limit);
 
 /* Data directory on the scratch disk (created on first use). */
 const char *cgt_datadir(void);
@@ -47,6 +65,29 @@ struct scn_run;
  * from its third pass (test_memcg, test_v2).
  */
 bool cgt_check_switch(const struct scn_run *d, const char *who, int by);
+/*
+ * The controls of a scenario run under every policy (RUNS as from
+ * scn_run_policies(), "distance", the tested policy, first): only
+ * "distance" deactivates on refaults, so the others leave workingset_stale and stale_force at 0,
+ * globally and in the memcg.  Each run must have completed.
+ */
+bool cgt_check_controls(const struct scn_run *runs, int n);
+/* switch: "classic" (no refault detection) never serves B >= 95%. */
+bool cgt_check_switch_controls(const struct scn_run *runs, int n);
+/* bigger: A >= 90% resident under RUNS[0]; "classic" leaves it < 90%. */
+bool cgt_check_bigger(const struct scn_run *runs, int n);
+/*
+ * stream: H served >= 99% on every pass, the stream refaulted, and
+ * (nearly) nothing was deactivated for it: stale <= 1% of the refaults.
+ */
+bool cgt_check_stream(const struct scn_run *d, bool memcg);
+
+/*
+ * A and B agree within ERR percent of the larger, as the kselftests'
+ * values_close(); a counter read twice through different files is only
+ * equal up to the flushing of per-cpu and rstat deltas.
+ */
+bool cgt_close(uint64_t a, uint64_t b, int err);
 
 /* Checks that print what they compared, so a failure explains itself. */
 #define CGT_CHECK(cond, fmt, ...) ({					\

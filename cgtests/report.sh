@@ -2,6 +2,7 @@
 # report.sh - judge guest test runs on the host.
 #
 # usage: cgtests/report.sh OUTDIR QEMU_RC [OUTDIR QEMU_RC]...
+#        cgtests/report.sh --scan-only KMSG   (the kernel-log scan alone)
 # Prints the TAP stream each guest wrote (OUTDIR/results.txt), scans the
 # guest's kernel log (OUTDIR/kmsg.txt, and console.txt for a panic) for
 # BUG/WARNING/Oops/KASAN/lockdep reports, hung tasks, RCU stalls, soft
@@ -13,11 +14,26 @@
 # log: "wsr-test: expect TEXT" makes lines containing TEXT expected until
 # the test ends.
 set -uo pipefail
-[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
+usage() { sed -n -e 's/^# usage: /usage: /p' -e 's/^#        cgtests/       cgtests/p' "$0" >&2; exit 2; }
 pattern='BUG:|WARNING:|Oops|KASAN|UBSAN|DEBUG_LOCKS_WARN_ON|possible (circular|recursive) locking|general protection fault|kernel BUG at|list_(add|del) corruption|page dumped because|blocked for more than|rcu: INFO|self-detected stall|soft lockup|Bad page|Memory cgroup out of memory'
 tpass=0 tfail=0 tskip=0
 
 problem() { echo "# HARNESS: $*"; extra=$((extra + 1)); }
+
+# Kernel reports in log $1, one per line: the test that was running, a
+# tab, the line (at most 20).
+scan() {
+	awk -v pat="$pattern" '
+		/wsr-test: begin / { t = $NF; n = 0; next }
+		/wsr-test: end / { t = ""; n = 0; next }
+		/wsr-test: expect / { e[n++] = substr($0, index($0, "wsr-test: expect ") + 17); next }
+		$0 ~ pat {
+			for (i = 0; i < n; i++)
+				if (index($0, e[i]))
+					next
+			sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0
+		}' "$1" | head -20
+}
 
 judge() {
 	local out=$1 qrc=$2 res kmsg con pass skip fail plan
@@ -48,22 +64,21 @@ judge() {
 	if [ -s "$kmsg" ]; then
 		while IFS=$'\t' read -r test line; do
 			problem "kernel log during ${test:-boot}: $line"
-		done < <(awk -v pat="$pattern" '
-			/wsr-test: begin / { t = $NF; n = 0; next }
-			/wsr-test: end / { t = ""; n = 0; next }
-			/wsr-test: expect / { e[n++] = substr($0, index($0, "wsr-test: expect ") + 17); next }
-			$0 ~ pat {
-				for (i = 0; i < n; i++)
-					if (index($0, e[i]))
-						next
-				sub(/^\[[ 0-9.]*\] /, ""); print t "\t" $0
-			}' "$kmsg" | head -20)
+		done < <(scan "$kmsg")
 	elif [ -n "$plan" ]; then
 		problem "no kernel log came back from the guest"
 	fi
 	tpass=$((tpass + pass)) tfail=$((tfail + fail + extra)) tskip=$((tskip + skip))
 }
 
+if [ "${1:-}" = --scan-only ]; then
+	[ $# = 2 ] && [ -r "$2" ] || usage
+	[ -s "$2" ] || { echo "# HARNESS: $2: no kernel log came back from the guest"; exit 1; }
+	reports=$(scan "$2")
+	[ -z "$reports" ] || { echo "$reports" | sed 's/^\([^\t]*\)\t/# HARNESS: kernel log during \1: /'; exit 1; }
+	exit 0
+fi
+[ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || usage
 while [ $# -gt 0 ]; do
 	judge "$1" "$2"
 	shift 2

@@ -77,7 +77,7 @@ static int test_restore_psi(void)
 			return KSFT_FAIL;
 		}
 		ws_drop_caches();
-		cg = memcg_create("cgt_restore", RP_LIMIT);
+		cg = cgt_memcg("restore", RP_LIMIT);
 		if (!cg) {
 			ksft_print_msg("%s\n", memcg_strerror());
 			return KSFT_FAIL;
@@ -139,9 +139,9 @@ static int fair_run(const char *pol, const char *px, const char *py,
 	if (scn_set_policy(pol))
 		return -EINVAL;
 	ws_drop_caches();
-	x = memcg_create("cgt_fair_x", 0);
-	y = memcg_create("cgt_fair_y", 0);
-	z = memcg_create("cgt_fair_z", 0);
+	x = cgt_memcg("fair_x", 0);
+	y = cgt_memcg("fair_y", 0);
+	z = cgt_memcg("fair_z", 0);
 	if (!x || !y || !z) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;

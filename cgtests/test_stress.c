@@ -253,8 +253,8 @@ static int test_stress_switch(void)
 	}
 	ws_drop_caches();
 	for (i = 0; i < 4; i++) {
-		snprintf(name, sizeof(name), "cgt_stress_%d", i);
-		cg[i] = memcg_create(name, 192 * WS_MiB);
+		snprintf(name, sizeof(name), "stress_%d", i);
+		cg[i] = cgt_memcg(name, 192 * WS_MiB);
 		if (!cg[i]) {
 			ksft_print_msg("%s\n", memcg_strerror());
 			goto out;
@@ -303,7 +303,7 @@ static int test_stress_truncate(void)
 		return KSFT_FAIL;
 	buf = aligned_alloc(4096, WS_MiB);
 	fd = open(path, O_RDWR);
-	cg = memcg_create("cgt_stress_trunc", 128 * WS_MiB);
+	cg = cgt_memcg("stress_trunc", 128 * WS_MiB);
 	if (!buf || fd < 0 || !cg) {
 		ksft_print_msg("setup: %s\n", cg ? strerror(errno) : memcg_strerror());
 		goto out;
@@ -368,8 +368,8 @@ static int test_stress_rmdir(void)
 	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-rmdir", 256 * WS_MiB))
 		return KSFT_FAIL;
 	while (ok && now() < end) {
-		struct memcg *a = memcg_create("cgt_stress_rm_a", 96 * WS_MiB);
-		struct memcg *b = memcg_create("cgt_stress_rm_b", 160 * WS_MiB);
+		struct memcg *a = cgt_memcg("stress_rm_a", 96 * WS_MiB);
+		struct memcg *b = cgt_memcg("stress_rm_b", 160 * WS_MiB);
 		struct kids k = { 0 };
 
 		ws_drop_caches();
@@ -405,7 +405,7 @@ static int test_stress_oom(void)
 
 	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-oom", 256 * WS_MiB))
 		return KSFT_FAIL;
-	cg = memcg_create("cgt_stress_oom", 32 * WS_MiB);
+	cg = cgt_memcg("stress_oom", 32 * WS_MiB);
 	if (!cg) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		return KSFT_FAIL;
@@ -470,8 +470,8 @@ static int test_stress_migrate(void)
 	for (int i = 0; i < 2; i++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "cgt_stress_mig_%d", i);
-		cg[i] = memcg_create(name, 160 * WS_MiB);
+		snprintf(name, sizeof(name), "stress_mig_%d", i);
+		cg[i] = cgt_memcg(name, 160 * WS_MiB);
 		if (!cg[i] || spawn_reader(&k, cg[i], path[i], deadline, false) ||
 		    spawn_reader(&k, cg[i], path[i], deadline, false))
 			goto out;

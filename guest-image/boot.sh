@@ -113,6 +113,7 @@ CMDLINE="console=ttyS0 root=/dev/vda rw rootfstype=ext4 panic=-1"
 CMDLINE+=" systemd.unified_cgroup_hierarchy=$CGROUP2 systemd.show_status=error"
 CMDLINE+=" loglevel=4 random.trust_cpu=on tsc=reliable"
 [ -z "$JOB" ] || CMDLINE+=" wsr.job=$JOB"
+[ "$NUMA" = 0 ] || CMDLINE+=" wsr.nodes=2"
 [ -z "$ARGS" ] || CMDLINE+=" wsr.args=$ARGS"
 [ -z "$APPEND" ] || CMDLINE+=" $APPEND"
 

@@ -76,6 +76,12 @@ customize() {
 		mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 		ln -sf "/etc/systemd/system/$u" "$root/etc/systemd/system/multi-user.target.wants/$u"
 	done
+	# no share, no job: power off at once rather than wait for the
+	# host's timeout (wsr-run.service only Requires= the mount, and a
+	# failed dependency does not trigger its FailureAction=)
+	mkdir -p "$root/etc/systemd/system/mnt-wsr.mount.d"
+	printf '[Unit]\nOnFailure=poweroff.target\nOnFailureJobMode=replace-irreversibly\n' \
+		> "$root/etc/systemd/system/mnt-wsr.mount.d/poweroff.conf"
 	# journald keeps its log in memory: the root image is a throw-away snapshot
 	mkdir -p "$root/etc/systemd/journald.conf.d"
 	printf '[Journal]\nStorage=volatile\n' > "$root/etc/systemd/journald.conf.d/volatile.conf"

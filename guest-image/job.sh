@@ -5,6 +5,7 @@
 #
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
+#   WSR_TESTED_POLICY (run that policy where the tests ask for "distance")
 #   (KERNEL=debug: the debug kernel, KERNEL=pristine: stock 6.1 with the
 #   same config; either is built if missing)
 set -euo pipefail
@@ -54,7 +55,33 @@ ensure_scratch() {
 	echo "$img"
 }
 
+programs() {
+	make -s -C "$ROOT/cgtests" O="$SHARE" KSRC="$CACHE/linux" >/dev/null
+	make -s -C "$ROOT/memcg" O="$SHARE" >/dev/null
+	install -m 0755 "$ROOT/guest-image/guest-run" "$SHARE/guest-run"
+}
+
+# The run's exit status, from the guest's "wsr-job: exit N" line.
+job_status() {
+	sed -n 's/^wsr-job: exit \([0-9]*\)$/\1/p' "$1" | tail -n 1
+}
+
 ensure_deps
+# Names are checked here, before anything is built or booted: the
+# programs are quick to build and list their tests on the host.
+say "test programs -> $SHARE"
+programs 2>/dev/null || programs
+case "$JOB" in
+test) "$SHARE/cgtests/run-tests" -l "$@" >/dev/null || exit 2 ;;
+run) "$ROOT/memcg/wsr-run" -n "$@" || exit 2 ;;
+esac
+append=""
+case "${WSR_TESTED_POLICY:-}" in
+"") ;;
+distance|activate|classic) append="wsr.tested=$WSR_TESTED_POLICY"
+	say "WSR_TESTED_POLICY=$WSR_TESTED_POLICY: it runs where the tests ask for distance" ;;
+*) say "WSR_TESTED_POLICY is distance, activate or classic"; exit 2 ;;
+esac
 # KERNEL: a bzImage, "debug", "pristine", or empty for the test kernel
 case "${KERNEL:-}" in
 "") kernel=$("$ROOT/kernel/build.sh") ;;
@@ -62,16 +89,15 @@ debug|pristine) kernel=$(FLAVOR=$KERNEL "$ROOT/kernel/build.sh") ;;
 *) kernel=$KERNEL ;;
 esac
 image=$("$ROOT/guest-image/build.sh")
-say "test programs -> $SHARE"
-make -s -C "$ROOT/cgtests" O="$SHARE" KSRC="$CACHE/linux" >/dev/null
-make -s -C "$ROOT/memcg" O="$SHARE" >/dev/null
-install -m 0755 "$ROOT/guest-image/guest-run" "$SHARE/guest-run"
+# again: the kernel tree's cgroup kselftests exist once the tree does
+programs
 scratch=$(ensure_scratch)
 
 boot=("$ROOT/guest-image/boot.sh" --kernel "$kernel" --image "$image"
       --share "$SHARE" --scratch "$scratch" --mem "$MEM" --smp "$SMP"
       --timeout "$TIMEOUT")
 [ "$NUMA" = 0 ] || boot+=(--numa)
+[ -z "$append" ] || boot+=(--append "$append")
 args=$(IFS=,; echo "$*")
 
 case "$JOB" in
@@ -109,8 +135,14 @@ test)
 run)
 	rc=0
 	"${boot[@]}" --out "$OUT/run" --job run ${args:+--args "$args"} || rc=$?
-	cat "$OUT/run/results.txt"
+	grep -v '^wsr-job: exit' "$OUT/run/results.txt"
 	[ "$rc" = 0 ] || { say "guest failed (qemu exit $rc); console: $OUT/run/console.txt"; exit 1; }
 	[ -s "$OUT/run/results.txt" ] || { say "no results came back"; exit 1; }
-	say "results also in $OUT/run/results.txt" ;;
+	say "results also in $OUT/run/results.txt"
+	st=$(job_status "$OUT/run/results.txt")
+	[ -n "$st" ] || { say "the guest's job did not finish (no exit status came back)"; exit 1; }
+	# the kernel log too: a run with a report in it failed, whatever it printed
+	scan=$("$ROOT/cgtests/report.sh" --scan-only "$OUT/run/kmsg.txt") ||
+		{ echo "$scan"; say "the kernel log has reports (above): failed"; exit 1; }
+	[ "$st" = 0 ] || { say "wsr-run exited $st in the guest: a cell failed"; exit 1; } ;;
 esac

@@ -14,11 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgrun.h"
 #include "memcg.h"
 #include "scenario.h"
 #include "wsload.h"
@@ -45,8 +44,29 @@ static void scn_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * WSR_TESTED_POLICY=activate (say) runs that policy wherever "distance",
+ * the policy under test, is asked for: the experiment that shows which
+ * tests fail on a kernel whose series does nothing.
+ */
+const char *scn_tested_policy(void)
+{
+	const char *p = getenv("WSR_TESTED_POLICY");
+
+	return p && *p ? p : "distance";
+}
+
 int scn_set_policy(const char *policy)
 {
+	static bool said;
+
+	if (!strcmp(policy, "distance") && strcmp(scn_tested_policy(), "distance")) {
+		if (!said)
+			scn_msg("WSR_TESTED_POLICY: '%s' runs where 'distance' is asked for\n",
+				scn_tested_policy());
+		said = true;
+		policy = scn_tested_policy();
+	}
 	return ws_file_write(POLICY_FILE, policy);
 }
 
@@ -123,27 +143,60 @@ int scn_read(const struct scn_env *env, struct scn_run *run, int i)
 	return scn_read_part(env, run, i, 0, 0, true);
 }
 
-static void counters_global(struct scn_counters *c)
+/*
+ * /proc/vmstat after vm.stat_refresh folded the per-cpu deltas in, so
+ * that it can be compared with memory.stat; every key must be there.
+ */
+static int counters_global(struct scn_counters *c)
 {
-	ws_vmstat("workingset_refault_file", &c->refault);
-	ws_vmstat("workingset_activate_file", &c->activate);
-	ws_vmstat("workingset_stale", &c->stale);
-	ws_vmstat("workingset_stale_force", &c->stale_force);
-	ws_vmstat("workingset_skip", &c->skip);
-	ws_vmstat("workingset_alloc", &c->alloc);
-}
-
-static void counters_memcg(const struct memcg *cg, struct scn_counters *c)
-{
-	struct memcg_stat st;
+	static const char *const keys[] = {
+		"workingset_refault_file", "workingset_activate_file",
+		"workingset_stale", "workingset_stale_force",
+		"workingset_skip", "workingset_alloc",
+	};
+	uint64_t *vals[] = { &c->refault, &c->activate, &c->stale,
+			     &c->stale_force, &c->skip, &c->alloc };
+	int err;
 
 	memset(c, 0, sizeof(*c));
-	if (memcg_read_stat(cg, &st))
-		return;
-	c->refault = memcg_stat_hier(&st, "workingset_refault_file");
-	c->activate = memcg_stat_hier(&st, "workingset_activate_file");
-	c->stale = memcg_stat_hier(&st, "workingset_stale");
-	c->stale_force = memcg_stat_hier(&st, "workingset_stale_force");
+	ws_file_write("/proc/sys/vm/stat_refresh", "1");
+	for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		err = ws_vmstat(keys[i], vals[i]);
+		if (err) {
+			scn_msg("/proc/vmstat %s: %s\n", keys[i], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int counters_memcg(const struct memcg *cg, struct scn_counters *c)
+{
+	static const char *const keys[] = {
+		"workingset_refault_file", "workingset_activate_file",
+		"workingset_stale", "workingset_stale_force",
+	};
+	uint64_t *vals[] = { &c->refault, &c->activate, &c->stale, &c->stale_force };
+	struct memcg_stat st;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	err = memcg_read_stat(cg, &st);
+	if (err) {
+		scn_msg("%s\n", memcg_strerror());
+		return err;
+	}
+	for (unsigned int i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s%s", memcg_is_v2() ? "" : "total_", keys[i]);
+		if (!memcg_stat_has(&st, key)) {
+			scn_msg("%s/memory.stat has no %s\n", memcg_path(cg), key);
+			return -ENOENT;
+		}
+		*vals[i] = memcg_stat_get(&st, key);
+	}
+	return 0;
 }
 
 static void counters_sub(struct scn_counters *a, const struct scn_counters *b)
@@ -156,23 +209,36 @@ static void counters_sub(struct scn_counters *a, const struct scn_counters *b)
 	a->alloc -= b->alloc;
 }
 
+struct scn_child {
+	const struct scn_env *env;
+	scn_fn fn;
+	struct scn_run *run;
+};
+
+static int scn_child(void *arg)
+{
+	struct scn_child *c = arg;
+
+	return c->fn(c->env, c->run);
+}
+
 int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	    struct scn_run *out)
 {
 	struct memcg *parent = NULL, *cg = NULL;
 	uint64_t limit = env->high ? 0 : env->limit;
-	struct scn_counters g0;
+	struct scn_counters g0 = { 0 };
+	struct scn_child child;
 	struct scn_run *run;
-	int status, ret = -1, err;
-	char name[128];
-	pid_t pid;
+	int ret = -1, err;
+	char name[256];
 
-	run = mmap(NULL, sizeof(*run), PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (run == MAP_FAILED)
+	run = cg_shared(sizeof(*run));
+	if (!run)
 		return -1;
-	memset(run, 0, sizeof(*run));
-	snprintf(run->policy, sizeof(run->policy), "%s", policy);
+	/* the policy that really runs (see WSR_TESTED_POLICY) */
+	snprintf(run->policy, sizeof(run->policy), "%s",
+		 strcmp(policy, "distance") ? policy : scn_tested_policy());
 	err = scn_set_policy(policy);
 	if (err) {
 		scn_msg("%s=%s: %s\n", POLICY_FILE, policy, strerror(-err));
@@ -198,26 +264,19 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 				  memcg_set_limit(parent ?: cg, UINT64_MAX)))
 			goto cgerr;
 	}
-	counters_global(&g0);
-	pid = fork();
-	if (pid == 0) {
-		if (cg && memcg_attach_self(cg)) {
-			fprintf(stderr, "%s\n", memcg_strerror());
-			_exit(1);
-		}
-		_exit(fn(env, run) ? 1 : 0);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (counters_global(&g0))
+		goto out;
+	child = (struct scn_child){ .env = env, .fn = fn, .run = run };
+	if (cg_run(cg, scn_child, &child)) {
 		scn_msg("%s: the workload failed\n", policy);
 		goto out;
 	}
-	counters_global(&run->global);
+	if (counters_global(&run->global))
+		goto out;
 	counters_sub(&run->global, &g0);
-	if (cg)
-		counters_memcg(cg, &run->memcg);
-	if (parent)
-		counters_memcg(parent, &run->parent);
+	if ((cg && counters_memcg(cg, &run->memcg)) ||
+	    (parent && counters_memcg(parent, &run->parent)))
+		goto out;
 	ret = 0;
 	goto out;
 cgerr:
@@ -225,11 +284,11 @@ cgerr:
 out:
 	run->failed = ret != 0;
 	*out = *run;
-	munmap(run, sizeof(*run));
-	if (cg)
-		memcg_destroy(cg);
-	if (parent)
-		memcg_destroy(parent);
+	cg_unshare(run, sizeof(*run));
+	if (cg && memcg_destroy(cg))
+		scn_msg("%s\n", memcg_strerror());
+	if (parent && memcg_destroy(parent))
+		scn_msg("%s\n", memcg_strerror());
 	return ret;
 }
 
@@ -313,8 +372,10 @@ int scn_bigger(const struct scn_env *env, struct scn_run *run)
 }
 
 /*
- * A hot set H read between the chunks of a once-used stream S.
- * Sets: H, S.  H is read twice first so it is active.
+ * A hot set H read between the chunks of a stream S of twice memory.  H
+ * is read twice first so it is active.  S is read twice, so that its
+ * second pass refaults at distances beyond memory: those refaults must
+ * neither activate nor deactivate anything.  Sets: H, S.
  */
 int scn_stream(const struct scn_env *env, struct scn_run *run)
 {
@@ -322,10 +383,12 @@ int scn_stream(const struct scn_env *env, struct scn_run *run)
 
 	if (read_times(env, run, 0, 2))
 		return -1;
-	for (uint64_t off = 0; off < env->sizes[1]; off += chunk) {
-		if (scn_read_part(env, run, 1, off, chunk, false) ||
-		    scn_read(env, run, 0))
-			return -1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t off = 0; off < env->sizes[1]; off += chunk) {
+			if (scn_read_part(env, run, 1, off, chunk, false) ||
+			    scn_read(env, run, 0))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -344,7 +407,7 @@ int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
 	}
 	if (!strcmp(scenario, "stream")) {
 		*fn = scn_stream;
-		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 4);
+		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 2);
 	}
 	return -EINVAL;
 }

@@ -75,7 +75,13 @@ int scn_read_part(const struct scn_env *env, struct scn_run *run, int i,
 		  uint64_t off, uint64_t len, bool record);
 void scn_print(FILE *f, const char *prefix, const struct scn_env *env,
 	       const struct scn_run *run);
+/*
+ * Write vm.workingset_policy.  "distance" is the policy under test; with
+ * WSR_TESTED_POLICY set in the environment, that policy runs in its place
+ * (scn_tested_policy() says which), to show what the tests catch.
+ */
 int scn_set_policy(const char *policy);
+const char *scn_tested_policy(void);
 
 /*
  * Size the sets of SCENARIO ("switch", "bigger" or "stream") on env->mem,
