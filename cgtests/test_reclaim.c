@@ -126,6 +126,7 @@ static uint64_t active_file(struct memcg *cg)
 }
 
 struct fair_run {
+	const char *pol;
 	uint64_t x0, y0, x1, y1;	/* active_file before and after Z */
 	double zhit;
 };
@@ -136,6 +137,7 @@ static int fair_run(const char *pol, const char *px, const char *py,
 	struct memcg *x, *y, *z;
 	int err = -EIO;
 
+	r->pol = pol;
 	if (scn_set_policy(pol))
 		return -EINVAL;
 	ws_drop_caches();
@@ -167,51 +169,68 @@ out:
 	return err;
 }
 
-static int test_fairness(void)
+/*
+ * X and Y activate sets of XS and YS bytes, then Z reads 60% of memory
+ * six times.  Runs under "distance" and "activate" (6.1) and prints both.
+ */
+static int fairness(uint64_t xs, uint64_t ys, struct fair_run *d, struct fair_run *a)
 {
-	char px[512], py[512], pz[512];
-	struct fair_run d = { 0 }, a = { 0 };
-	uint64_t mem, set, zset, lx, ly;
-	bool ok;
+	uint64_t mem = scn_global_mem(), zset;
+	char px[512], py[512], pz[512], name[64];
 	int err;
 
 	if (memcg_lib_init()) {
 		ksft_print_msg("%s\n", memcg_strerror());
-		return KSFT_FAIL;
+		return -ENODEV;
 	}
-	mem = scn_global_mem();
-	set = mem / 4 - mem / 4 % (64 * WS_MiB);
-	cgt_path(px, sizeof(px), "fair-x");
-	cgt_path(py, sizeof(py), "fair-y");
-	cgt_path(pz, sizeof(pz), "fair-z");
+	xs -= xs % (64 * WS_MiB);
+	ys -= ys % (64 * WS_MiB);
 	zset = mem * 6 / 10 - mem * 6 / 10 % (64 * WS_MiB);
-	err = ws_dataset(px, set) ?: ws_dataset(py, set) ?: ws_dataset(pz, zset);
-	if (!CGT_CHECK(!err, "data sets: X, Y %" PRIu64 " MiB, Z %" PRIu64 " MiB of %" PRIu64
-		       " MiB available (%s)", set >> 20, zset >> 20, mem >> 20,
-		       err ? strerror(-err) : "ok"))
-		return KSFT_FAIL;
-	if (!CGT_CHECK(!fair_run("distance", px, py, pz, &d), "distance run completed") ||
-	    !CGT_CHECK(!fair_run("activate", px, py, pz, &a), "activate run completed")) {
-		scn_set_policy("distance");
-		return KSFT_FAIL;
-	}
+	snprintf(name, sizeof(name), "fair-x-%" PRIu64 "M", xs >> 20);
+	cgt_path(px, sizeof(px), name);
+	snprintf(name, sizeof(name), "fair-y-%" PRIu64 "M", ys >> 20);
+	cgt_path(py, sizeof(py), name);
+	cgt_path(pz, sizeof(pz), "fair-z");
+	err = ws_dataset(px, xs) ?: ws_dataset(py, ys) ?: ws_dataset(pz, zset);
+	if (!CGT_CHECK(!err, "data sets: X %" PRIu64 " MiB, Y %" PRIu64 " MiB, Z %" PRIu64
+		       " MiB of %" PRIu64 " MiB available (%s)", xs >> 20, ys >> 20, zset >> 20,
+		       mem >> 20, err ? strerror(-err) : "ok"))
+		return err;
+	err = fair_run("distance", px, py, pz, d) ?: fair_run("activate", px, py, pz, a);
 	scn_set_policy("distance");
+	if (!CGT_CHECK(!err, "both runs completed"))
+		return err;
 	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
-		       " MiB, Z's last pass %.1f%%\n", "distance", d.x0 >> 20, d.x1 >> 20,
-		       d.y0 >> 20, d.y1 >> 20, 100 * d.zhit);
+		       " MiB, Z's last pass %.1f%%\n", d->pol, d->x0 >> 20, d->x1 >> 20,
+		       d->y0 >> 20, d->y1 >> 20, 100 * d->zhit);
 	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
-		       " MiB, Z's last pass %.1f%%\n", "activate", a.x0 >> 20, a.x1 >> 20,
-		       a.y0 >> 20, a.y1 >> 20, 100 * a.zhit);
-
+		       " MiB, Z's last pass %.1f%%\n", a->pol, a->x0 >> 20, a->x1 >> 20,
+		       a->y0 >> 20, a->y1 >> 20, 100 * a->zhit);
 	/* the setup: both sets mostly active before Z */
-	ok = CGT_CHECK(d.x0 >= set / 2 && d.y0 >= set / 2,
-		       "X and Y active before Z: %" PRIu64 " and %" PRIu64 " MiB (>= half of %" PRIu64 ")",
-		       d.x0 >> 20, d.y0 >> 20, set >> 20);
-	lx = d.x0 > d.x1 ? d.x0 - d.x1 : 0;
-	ly = d.y0 > d.y1 ? d.y0 - d.y1 : 0;
+	return CGT_CHECK(d->x0 >= xs / 2 && d->y0 >= ys / 2,
+			 "X and Y active before Z: %" PRIu64 " and %" PRIu64 " MiB (>= half their sets)",
+			 d->x0 >> 20, d->y0 >> 20) ? 0 : -EINVAL;
+}
+
+static uint64_t loss(uint64_t before, uint64_t after)
+{
+	return before > after ? before - after : 0;
+}
+
+/* Equal sets (a quarter of memory each): equal losses, within 2x. */
+static int test_fairness(void)
+{
+	uint64_t set = scn_global_mem() / 4, lx, ly;
+	struct fair_run d = { 0 }, a = { 0 };
+	bool ok;
+
+	if (fairness(set, set, &d, &a))
+		return KSFT_FAIL;
+	lx = loss(d.x0, d.x1);
+	ly = loss(d.y0, d.y1);
 	/* Z adapted, so the requests were there to share */
-	ok &= CGT_CHECK(lx + ly >= set / 4, "X and Y gave up %" PRIu64 " MiB of active pages (>= %" PRIu64 ")",
-			(lx + ly) >> 20, (set / 4) >> 20);
+	ok = CGT_CHECK(lx + ly >= set / 4, "X and Y gave up %" PRIu64 " MiB of active pages (>= %" PRIu64 ")",
+		       (lx + ly) >> 20, (set / 4) >> 20);
 	/* the broken kernel: X pays for everything, Y loses nothing */
 	ok &= CGT_CHECK(lx <= 2 * ly + (16 << 20) && ly <= 2 * lx + (16 << 20),
 			"losses within 2x of each other: X %" PRIu64 " MiB, Y %" PRIu64 " MiB",
@@ -219,9 +238,36 @@ static int test_fairness(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * X's set three times Y's (3/8 and 1/8 of memory): losses in proportion
+ * to the active lists, as 6.1 scans them, so X gives up 1.5-6x what Y
+ * does.  A kernel that hands each memcg it visits one batch of requests
+ * takes the same from both (ratio ~1) until Y has nothing left.
+ */
+static int test_fairness_sizes(void)
+{
+	uint64_t mem = scn_global_mem(), lx, ly;
+	struct fair_run d = { 0 }, a = { 0 };
+	bool ok;
+
+	if (fairness(mem * 3 / 8, mem / 8, &d, &a))
+		return KSFT_FAIL;
+	lx = loss(d.x0, d.x1);
+	ly = loss(d.y0, d.y1);
+	ksft_print_msg("for comparison: activate (6.1) X lost %" PRIu64 " MiB, Y %" PRIu64 " MiB\n",
+		       loss(a.x0, a.x1) >> 20, loss(a.y0, a.y1) >> 20);
+	ok = CGT_CHECK(lx + ly >= (mem / 2) / 8, "X and Y gave up %" PRIu64 " MiB of active pages (>= %" PRIu64 ")",
+		       (lx + ly) >> 20, (mem / 16) >> 20);
+	ok &= CGT_CHECK(ly && lx * 2 >= ly * 3 && lx <= ly * 6,
+			"X lost %" PRIu64 " MiB, Y %" PRIu64 " MiB: ratio %.2f (1.5-6, sets 3:1)",
+			lx >> 20, ly >> 20, ly ? (double)lx / ly : 0.0);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cgtest tests[] = {
 	CGTEST(test_restore_psi),
 	CGTEST(test_fairness),
+	CGTEST(test_fairness_sizes),
 };
 
 int main(int argc, char **argv)
