@@ -22,6 +22,8 @@ help: ## list the targets
 		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
 	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(SMP) NUMA=$(NUMA)"
 	@echo "           TIMEOUT=$(TIMEOUT) SCRATCH_SIZE=$(SCRATCH_SIZE) T=<test>"
+	@echo "           WSR_TESTED_POLICY=<policy run in place of distance: the"
+	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 
 kernel: ## build the 6.1 kernel with patches/series (cached by input hash)
 	@kernel/build.sh
@@ -57,8 +59,9 @@ run: ## build what is missing, boot, run the experiments, print results
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
 
-test-debug: ## the suite (or T=) on the debug kernel; not part of CI
-	@KERNEL=debug guest-image/job.sh test $(T)
+test-debug: ## the suite (or T=) on the debug kernel, CGT_SCALE=25; not CI
+	@KERNEL=debug CGT_SCALE=$(or $(CGT_SCALE),25) OUT=$(CURDIR)/build/out-debug \
+		guest-image/job.sh test $(T)
 
 test-pristine: ## the suite (or T=) on stock 6.1: it must fail (not CI)
 	@KERNEL=pristine OUT=$(CURDIR)/build/out-pristine guest-image/job.sh test $(T)

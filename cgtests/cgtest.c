@@ -33,6 +33,22 @@ void cgt_path(char *buf, int len, const char *name)
 	snprintf(buf, len, "%s/%s", cgt_datadir(), name);
 }
 
+uint64_t cgt_scaled(uint64_t bytes)
+{
+	static int scale;
+
+	if (!scale) {
+		const char *s = getenv("CGT_SCALE");
+
+		scale = s ? atoi(s) : 100;
+		if (scale < 1 || scale > 100)
+			ksft_exit_fail_msg("CGT_SCALE=%s: want a percentage, 1-100\n", s);
+		if (scale != 100)
+			ksft_print_msg("CGT_SCALE: limits and fixed-size sets at %d%%\n", scale);
+	}
+	return bytes / 100 * scale;
+}
+
 static struct memcg *cgroot;
 static pid_t cgroot_owner;
 

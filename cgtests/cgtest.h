@@ -22,7 +22,15 @@
  * 1 GiB, so that the memcg's file LRU is past the step where the
  * inactive ratio stops being 1 (int_sqrt(10 * GiB)).
  */
-#define CGT_MEMCG_LIMIT	(1280 * WS_MiB)
+#define CGT_MEMCG_LIMIT	cgt_scaled(1280 * WS_MiB)
+
+/*
+ * BYTES times CGT_SCALE percent (1-100, default 100): the limits and
+ * fixed-size sets of the memcg tests, scaled down for the debug kernel,
+ * whose KASAN under TCG reads ~10x slower.  Sets that are sized on the
+ * guest's memory scale with the guest (make test-debug MEM=...).
+ */
+uint64_t cgt_scaled(uint64_t bytes);
 
 struct cgtest {
 	const char *name;

@@ -147,7 +147,7 @@ static int iso_run(const char *pol, const char *px, const char *py, struct iso_r
 	if (scn_set_policy(pol))
 		return -EINVAL;
 	ws_drop_caches();
-	p = cgt_memcg(pol, 768 * WS_MiB);
+	p = cgt_memcg(pol, cgt_scaled(768 * WS_MiB));
 	if (p) {
 		char name[128];
 
@@ -195,7 +195,8 @@ static int test_memcg_isolation(void)
 		return KSFT_FAIL;
 	cgt_path(px, sizeof(px), "isolation-x1g");
 	cgt_path(py, sizeof(py), "isolation-y");
-	if (ws_dataset(px, 1024 * WS_MiB) || ws_dataset(py, 256 * WS_MiB))
+	if (ws_dataset(px, cgt_scaled(1024 * WS_MiB) & ~(WS_MiB - 1)) ||
+	    ws_dataset(py, cgt_scaled(256 * WS_MiB) & ~(WS_MiB - 1)))
 		return KSFT_FAIL;
 	if (iso_run("distance", px, py, &d) || iso_run("classic", px, py, &c))
 		return KSFT_FAIL;
@@ -223,7 +224,7 @@ static int test_memcg_isolation(void)
  */
 static int test_memcg_rmdir(void)
 {
-	const uint64_t size = 384 * WS_MiB;
+	const uint64_t size = cgt_scaled(384 * WS_MiB) & ~(WS_MiB - 1);
 	uint64_t cache, missed, refault;
 	struct memcg *a, *b = NULL;
 	struct memcg_stat st;
@@ -237,7 +238,7 @@ static int test_memcg_rmdir(void)
 	if (ws_dataset(path, size))
 		return KSFT_FAIL;
 	ws_drop_caches();
-	a = cgt_memcg("rmdir_a", 128 * WS_MiB);
+	a = cgt_memcg("rmdir_a", size / 3);
 	if (!a || cgt_read_in(a, path, 2, true, &hit)) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		memcg_destroy(a);
@@ -245,7 +246,7 @@ static int test_memcg_rmdir(void)
 	}
 	if (!CGT_CHECK(!memcg_destroy(a), "first memcg removed with its shadows in the cache"))
 		return KSFT_FAIL;
-	b = cgt_memcg("rmdir_b", 1024 * WS_MiB);
+	b = cgt_memcg("rmdir_b", size * 8 / 3);
 	if (!b || cgt_read_in(b, path, 1, true, &hit)) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;

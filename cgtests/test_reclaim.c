@@ -49,7 +49,7 @@ static int psi_memory_some(uint64_t *total)
  * A kernel that drops the bookkeeping outside "activate" shows 0 restores
  * under "distance" and "classic".
  */
-#define RP_LIMIT	(640 * WS_MiB)
+#define RP_LIMIT	cgt_scaled(640 * WS_MiB)
 
 static int test_restore_psi(void)
 {
@@ -62,7 +62,8 @@ static int test_restore_psi(void)
 	}
 	cgt_path(pa, sizeof(pa), "restore-a");
 	cgt_path(ps, sizeof(ps), "restore-s");
-	if (ws_dataset(pa, 512 * WS_MiB) || ws_dataset(ps, 320 * WS_MiB))
+	if (ws_dataset(pa, cgt_scaled(512 * WS_MiB) & ~(WS_MiB - 1)) ||
+	    ws_dataset(ps, cgt_scaled(320 * WS_MiB) & ~(WS_MiB - 1)))
 		return KSFT_FAIL;
 
 	for (int i = 0; i < scn_npolicies; i++) {

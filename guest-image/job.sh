@@ -6,6 +6,7 @@
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
 #   WSR_TESTED_POLICY (run that policy where the tests ask for "distance")
+#   CGT_SCALE (percent: the memcg tests' limits and fixed-size sets)
 #   (KERNEL=debug: the debug kernel, KERNEL=pristine: stock 6.1 with the
 #   same config; either is built if missing)
 set -euo pipefail
@@ -81,6 +82,11 @@ case "${WSR_TESTED_POLICY:-}" in
 distance|activate|classic) append="wsr.tested=$WSR_TESTED_POLICY"
 	say "WSR_TESTED_POLICY=$WSR_TESTED_POLICY: it runs where the tests ask for distance" ;;
 *) say "WSR_TESTED_POLICY is distance, activate or classic"; exit 2 ;;
+esac
+case "${CGT_SCALE:-}" in
+"") ;;
+[1-9]|[1-9][0-9]|100) append+="${append:+ }wsr.scale=$CGT_SCALE" ;;
+*) say "CGT_SCALE is a percentage, 1-100"; exit 2 ;;
 esac
 # KERNEL: a bzImage, "debug", "pristine", or empty for the test kernel
 case "${KERNEL:-}" in
