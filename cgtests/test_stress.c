@@ -35,14 +35,6 @@ static void msleep(int ms)
 	usleep(ms * 1000);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * Read PATH from start to end again and again until DEADLINE, checking
  * every block (holes allowed if HOLES).  Exit status: 0 after at least
@@ -57,7 +49,7 @@ static void reader(const char *path, double deadline, bool holes)
 
 	if (!buf || fd < 0)
 		_exit(1);
-	while (now() < deadline) {
+	while (ws_now() < deadline) {
 		uint64_t off = 0;
 		ssize_t n;
 
@@ -70,7 +62,7 @@ static void reader(const char *path, double deadline, bool holes)
 			}
 			off += n;
 			total += n;
-			if (now() >= deadline)
+			if (ws_now() >= deadline)
 				break;
 		}
 		if (n < 0) {
@@ -132,7 +124,7 @@ static bool reap_by(struct kids *k, const char *what, double deadline)
 		pid_t r;
 
 		while ((r = waitpid(k->pid[i], &st, WNOHANG)) == 0) {
-			if (now() > deadline + GRACE) {
+			if (ws_now() > deadline + GRACE) {
 				if (!dumped)
 					dump_hang(what);
 				dumped = true;
@@ -156,7 +148,7 @@ static bool reap_by(struct kids *k, const char *what, double deadline)
 
 static bool reap(struct kids *k, const char *what)
 {
-	return reap_by(k, what, now());
+	return reap_by(k, what, ws_now());
 }
 
 static int dataset(char *buf, int len, const char *name, uint64_t bytes)
@@ -189,7 +181,7 @@ static bool switch_phase(struct memcg **cg, char path[][512], double secs,
 			 bool sw)
 {
 	static const char *const pol[] = { "distance", "activate", "classic" };
-	double deadline = now() + secs;
+	double deadline = ws_now() + secs;
 	struct kids k = { 0 };
 	int tick = 0;
 
@@ -203,7 +195,7 @@ static bool switch_phase(struct memcg **cg, char path[][512], double secs,
 	/* the switcher is a child too, so that a hang in it is caught */
 	k.pid[k.n] = fork();
 	if (k.pid[k.n] == 0) {
-		while (now() < deadline) {
+		while (ws_now() < deadline) {
 			if (sw && tick % 4 == 0 && scn_set_policy(pol[tick / 4 % 3]))
 				_exit(1);
 			if (sw && tick % 16 == 10)
@@ -309,12 +301,12 @@ static int test_stress_truncate(void)
 		goto out;
 	}
 	ws_drop_caches();
-	deadline = now() + SECS;
+	deadline = ws_now() + SECS;
 	if (spawn_reader(&k, cg, path, deadline, true) ||
 	    spawn_reader(&k, cg, path, deadline, true))
 		goto out;
 	srandom(7);
-	while (now() < deadline) {
+	while (ws_now() < deadline) {
 		uint64_t off = (random() % (size / WS_MiB)) * WS_MiB;
 
 		if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
@@ -361,13 +353,13 @@ out:
 static int test_stress_rmdir(void)
 {
 	char path[512];
-	double end = now() + SECS;
+	double end = ws_now() + SECS;
 	int rounds = 0;
 	bool ok = true;
 
 	if (memcg_lib_init() || dataset(path, sizeof(path), "stress-rmdir", 256 * WS_MiB))
 		return KSFT_FAIL;
-	while (ok && now() < end) {
+	while (ok && ws_now() < end) {
 		struct memcg *a = cgt_memcg("stress_rm_a", 96 * WS_MiB);
 		struct memcg *b = cgt_memcg("stress_rm_b", 160 * WS_MiB);
 		struct kids k = { 0 };
@@ -375,12 +367,12 @@ static int test_stress_rmdir(void)
 		ws_drop_caches();
 		ok = a && b && !cgt_read_in(a, path, 1, true, NULL);
 		if (ok)
-			ok = !spawn_reader(&k, b, path, now() + 3, false) &&
-			     !spawn_reader(&k, b, path, now() + 3, false);
+			ok = !spawn_reader(&k, b, path, ws_now() + 3, false) &&
+			     !spawn_reader(&k, b, path, ws_now() + 3, false);
 		/* the readers refault what a's limit evicted; a goes */
 		ok &= !memcg_destroy(a);
 		a = NULL;
-		ok &= reap_by(&k, "rmdir", now() + 3);
+		ok &= reap_by(&k, "rmdir", ws_now() + 3);
 		memcg_destroy(a);
 		memcg_destroy(b);
 		rounds++;
@@ -466,7 +458,7 @@ static int test_stress_migrate(void)
 	    dataset(path[1], sizeof(path[1]), "stress-migrate-1", 256 * WS_MiB))
 		return KSFT_FAIL;
 	ws_drop_caches();
-	deadline = now() + SECS;
+	deadline = ws_now() + SECS;
 	for (int i = 0; i < 2; i++) {
 		char name[32];
 
@@ -476,7 +468,7 @@ static int test_stress_migrate(void)
 		    spawn_reader(&k, cg[i], path[i], deadline, false))
 			goto out;
 	}
-	while (now() < deadline) {
+	while (ws_now() < deadline) {
 		if (!ws_file_write("/proc/sys/vm/compact_memory", "1"))
 			compactions++;
 		if (nodes >= 2) {

@@ -140,11 +140,20 @@ if [ "$INTERACTIVE" = 1 ]; then
 fi
 
 start=$(date +%s)
+# what the guest is doing, live on the host's console: verdicts and the
+# "# progress:" lines of long steps (the full stream is in results.txt)
+( tail -F -n +1 "$OUT/results.txt" 2>/dev/null |
+	grep --line-buffered -E '^(ok|not ok) |progress:|^# \[[0-9]+/[0-9]+\]' |
+	sed -u 's/^\(# \)*/  /; s/^/guest: /' >&2 ) &
+tailer=$!
 rc=0
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 "${ACCEL_ARGS[@]}" \
 	"${MACHINE[@]}" "${DEVICES[@]}" -display none -monitor none \
 	-serial "file:$OUT/console.txt" -kernel "$KERNEL" -append "$CMDLINE" \
 	</dev/null || rc=$?
+sleep 1
+pkill -P "$tailer" 2>/dev/null
+kill "$tailer" 2>/dev/null
 say "guest ran $(( $(date +%s) - start ))s, qemu exit $rc"
 [ $rc != 124 ] && [ $rc != 137 ] || { say "TIMEOUT after ${TIMEOUT}s"; exit 124; }
 exit $rc

@@ -70,7 +70,7 @@ void ws_fill_block(const char *path, void *buf, size_t len, uint64_t off)
 		w[i] = word_at(seed, off + i * 8);
 }
 
-static double now(void)
+double ws_now(void)
 {
 	struct timespec ts;
 
@@ -95,9 +95,15 @@ static int io_read_bytes(uint64_t *val)
 	return ret;
 }
 
-static int write_pattern(int fd, uint64_t seed, uint64_t bytes)
+/*
+ * Write the pattern; data sets of several GiB take minutes under TCG, so
+ * say every 15 s how far it got ("# progress:" lines, which the host
+ * shows while the guest runs).
+ */
+static int write_pattern(int fd, const char *path, uint64_t seed, uint64_t bytes)
 {
 	uint64_t *buf = malloc(CHUNK);
+	double t0 = ws_now(), next = t0 + 15;
 	int ret = 0;
 
 	if (!buf)
@@ -107,6 +113,14 @@ static int write_pattern(int fd, uint64_t seed, uint64_t bytes)
 		if (pwrite(fd, buf, CHUNK, off) != CHUNK) {
 			ret = -errno ?: -EIO;
 			break;
+		}
+		if (ws_now() >= next && off) {
+			double rate = off / (ws_now() - t0);
+
+			fprintf(stderr, "# progress: writing %s: %" PRIu64 " of %" PRIu64
+				" MiB, %.0f MiB/s, %.0f s to go\n", path, off >> 20, bytes >> 20,
+				rate / WS_MiB, (bytes - off) / rate);
+			next = ws_now() + 15;
 		}
 	}
 	free(buf);
@@ -142,7 +156,8 @@ int ws_dataset(const char *path, uint64_t bytes)
 		close(fd);
 		return 0;
 	}
-	ret = ftruncate(fd, 0) ? -errno : write_pattern(fd, seed, bytes);
+	fprintf(stderr, "# progress: creating data set %s, %" PRIu64 " MiB\n", path, bytes >> 20);
+	ret = ftruncate(fd, 0) ? -errno : write_pattern(fd, path, seed, bytes);
 	if (!ret)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
@@ -158,7 +173,7 @@ int ws_write_file(const char *path, uint64_t bytes)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -errno;
-	ret = write_pattern(fd, seed_of(path), bytes);
+	ret = write_pattern(fd, path, seed_of(path), bytes);
 	close(fd);
 	return ret;
 }
@@ -188,7 +203,7 @@ int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
 	ret = io_read_bytes(&io0);
 	if (ret)
 		goto out;
-	t0 = now();
+	t0 = ws_now();
 	for (uint64_t pos = off; pos < end; pos += CHUNK) {
 		size_t want = end - pos < CHUNK ? end - pos : CHUNK;
 		ssize_t got = pread(fd, buf, want, pos);
@@ -205,7 +220,7 @@ int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
 			p->intact = false;
 		p->bytes += got;
 	}
-	p->secs = now() - t0;
+	p->secs = ws_now() - t0;
 	ret = io_read_bytes(&io1);
 	if (ret)
 		goto out;
@@ -340,21 +355,27 @@ int ws_meminfo(const char *key, uint64_t *bytes)
 
 int ws_parse_size(const char *s, uint64_t *bytes)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v = 0, unit;
+	const char *p = s;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || !v || s[0] == '-')
+	/* digits only: no sign, no blanks, no 0x (strtoull takes all three) */
+	if (!s || *p < '0' || *p > '9')
 		return -EINVAL;
-	if (*end == 'M')
-		v *= WS_MiB;
-	else if (*end == 'G')
-		v *= WS_GiB;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - (*p - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (*p - '0');
+	}
+	if (p[0] == 'M')
+		unit = WS_MiB;
+	else if (p[0] == 'G')
+		unit = WS_GiB;
 	else
 		return -EINVAL;
-	if (end[1])
+	if (p[1] || !v)
 		return -EINVAL;
-	*bytes = v;
+	if (v > UINT64_MAX / unit)
+		return -ERANGE;
+	*bytes = v * unit;
 	return 0;
 }

@@ -56,8 +56,15 @@ int ws_vmstat(const char *key, uint64_t *val);
 /* Read or write a /proc/sys or /sys file; write returns -errno. */
 int ws_file_read(const char *path, char *buf, int len);
 int ws_file_write(const char *path, const char *val);
-/* "1200M" or "2G" (the suffix is required) to bytes; -EINVAL otherwise. */
+/*
+ * "1200M" or "2G" to bytes: decimal digits, then M (MiB) or G (GiB), and
+ * nothing else.  -EINVAL for anything else (empty, a sign, blanks, no or
+ * another suffix, trailing characters, zero); -ERANGE if the bytes do not
+ * fit in 64 bits ("17179869184G").  *BYTES is written only on success.
+ */
 int ws_parse_size(const char *s, uint64_t *bytes);
+/* CLOCK_MONOTONIC in seconds. */
+double ws_now(void);
 /* MemTotal, MemFree etc. from /proc/meminfo, in bytes. */
 int ws_meminfo(const char *key, uint64_t *bytes);
 
