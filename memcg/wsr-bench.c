@@ -3,15 +3,25 @@
  * wsr-bench - the cover letter's scenarios under every workingset_policy
  * (and the multi-gen LRU), globally or inside a memcg (cgroup v1 or v2),
  * printed side by side: per-pass hit ratio, final residency, counters.
+ *
+ * Every argument is checked before anything is touched, including that
+ * LIMIT is large enough for the scenarios' data sets; the data sets must
+ * fit in the data directory's free space before any is written.  The
+ * memcg (and -p's parent) must not exist: each run creates it fresh and
+ * removes it, also on SIGINT, SIGTERM or SIGHUP.  Exit status: 0 done,
+ * 1 failed, 2 bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "memcg.h"
 #include "scenario.h"
@@ -19,17 +29,132 @@
 
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 #define MAX_RUNS 4
+#define SET_UNIT (64 * WS_MiB)	/* scn_add_set() rounds sizes down to it */
+
+/*
+ * The data sets scn_setup() makes for each scenario, as fractions of the
+ * memory it is sized on, so that a LIMIT too small for them and sets that
+ * do not fit on the disk are refused before anything is written.  Keep
+ * in step with scn_setup() in scenario.c (a run warns if they differ).
+ */
+static const struct plan {
+	const char *name;
+	struct { char set; unsigned int num, den; } sets[2];
+} plans[] = {
+	{ "switch", { { 'A', 7, 10 }, { 'B', 7, 10 } } },
+	{ "bigger", { { 'A', 7, 10 }, { 'B', 3, 2 } } },
+	{ "stream", { { 'H', 4, 10 }, { 'S', 2, 1 } } },
+};
+#define NPLANS (sizeof(plans) / sizeof(plans[0]))
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-d DIR] SCENARIO...\n"
 		"  SCENARIO   switch, bigger or stream\n"
-		"  -g MEMCG   run inside this memcg; the scenario is sized on LIMIT\n"
+		"  -g MEMCG   run inside this memcg (it must not exist: created and removed\n"
+		"             for each run); the scenario is sized on LIMIT\n"
 		"  -l LIMIT   the hard limit, e.g. 1280M (memory.limit_in_bytes; v2: memory.max)\n"
-		"  -p PARENT  put the limit on PARENT, run in PARENT/MEMCG\n"
+		"  -p PARENT  put the limit on PARENT (must not exist either), run in PARENT/MEMCG\n"
 		"  -m         also run with the multi-gen LRU enabled\n"
-		"  -d DIR     data directory (default /scratch/wsr)\n");
+		"  -d DIR     data directory (default /scratch/wsr)\n"
+		"  -h         this help\n"
+		"exit status: 0 done, 1 failed, 2 bad usage\n");
+}
+
+static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wsr-bench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return 2;
+}
+
+static const struct plan *plan_of(const char *scn)
+{
+	for (unsigned int i = 0; i < NPLANS; i++)
+		if (!strcmp(plans[i].name, scn))
+			return &plans[i];
+	return NULL;
+}
+
+/* Set K of plan P sized on MEM, as scn_add_set() rounds it. */
+static uint64_t plan_bytes(const struct plan *p, int k, uint64_t mem)
+{
+	uint64_t b = mem / p->sets[k].den * p->sets[k].num +
+		     mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
+
+	return b - b % SET_UNIT;
+}
+
+/* Would plan P sized on MEM have an empty set (scn_setup() fails then)? */
+static bool plan_empty(const struct plan *p, uint64_t mem)
+{
+	return !plan_bytes(p, 0, mem) || !plan_bytes(p, 1, mem);
+}
+
+/* The smallest MEM (in MiB, rounded up) that gives plan P no empty set. */
+static uint64_t plan_min_mib(const struct plan *p)
+{
+	uint64_t min = 0;
+
+	for (int k = 0; k < 2; k++) {
+		uint64_t m = (SET_UNIT * p->sets[k].den + p->sets[k].num - 1) / p->sets[k].num;
+
+		if (m > min)
+			min = m;
+	}
+	return (min + WS_MiB - 1) / WS_MiB;
+}
+
+/*
+ * The bytes SCENARIOS' data sets still need in DIR (their size less what
+ * their files occupy) against the free space there.  0, or 1 after
+ * saying why.
+ */
+static int check_space(const char *dir, const char *kind, char **scns, int n,
+		       uint64_t mem)
+{
+	uint64_t need = 0, avail;
+	struct statvfs vfs;
+
+	for (int i = 0; i < n; i++) {
+		const struct plan *p = plan_of(scns[i]);
+		bool again = false;
+
+		for (int j = 0; j < i; j++)
+			again |= !strcmp(scns[j], scns[i]);
+		for (int k = 0; k < 2 && !again; k++) {
+			uint64_t bytes = plan_bytes(p, k, mem), have = 0;
+			char path[512];
+			struct stat st;
+
+			snprintf(path, sizeof(path), "%s/%s-%s-%c", dir, kind, scns[i],
+				 p->sets[k].set);
+			if (!stat(path, &st) && S_ISREG(st.st_mode))
+				have = (uint64_t)st.st_blocks * 512;
+			if (have < bytes)
+				need += bytes - have;
+		}
+	}
+	if (statvfs(dir, &vfs)) {
+		fprintf(stderr, "wsr-bench: %s: statvfs: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (need > avail) {
+		fprintf(stderr, "wsr-bench: the data sets need %" PRIu64 " MiB more in %s, whose file system has %" PRIu64 " MiB free: refusing to write them (fewer scenarios, a smaller -l, or another -d)\n",
+			need / WS_MiB, dir, avail / WS_MiB);
+		return 1;
+	}
+	return 0;
 }
 
 /* One row of a counter, a column per run. */
@@ -91,42 +216,98 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 int main(int argc, char **argv)
 {
 	struct scn_env base = { 0 };
+	const char *dir = "/scratch/wsr", *limit_arg = NULL;
 	bool mglru = false;
-	int opt, ret = 0;
+	int opt, ret = 0, err;
 
 	while ((opt = getopt(argc, argv, "g:l:p:md:h")) != -1) {
 		switch (opt) {
 		case 'g': base.memcg = optarg; break;
 		case 'p': base.parent = optarg; break;
 		case 'l':
-			if (ws_parse_size(optarg, &base.limit)) {
-				fprintf(stderr, "wsr-bench: bad limit '%s'\n", optarg);
-				usage(stderr);
-				return 2;
-			}
+			limit_arg = optarg;
+			err = ws_parse_size(optarg, &base.limit);
+			if (err)
+				return bad_usage("-l: bad limit '%s' (%s)", optarg,
+						 err == -ERANGE ? "too large: over 16 EiB" :
+						 "want e.g. 1280M or 2G");
 			break;
 		case 'm': mglru = true; break;
-		case 'd': scn_set_datadir(optarg); break;
+		case 'd': dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind == argc || (base.memcg && !base.limit) ||
-	    (!base.memcg && (base.limit || base.parent))) {
-		usage(stderr);
-		return 2;
-	}
+	if (limit_arg && !base.memcg)
+		return bad_usage("-l %s without -g: a limit needs a memcg to go on (-g MEMCG)",
+				 limit_arg);
+	if (base.parent && !base.memcg)
+		return bad_usage("-p %s without -g: name the memcg to run in (-g MEMCG)",
+				 base.parent);
+	if (base.memcg && !limit_arg)
+		return bad_usage("-g %s without -l: a memcg run is sized on its limit (-l LIMIT)",
+				 base.memcg);
+	if (base.limit > UINT64_MAX / 4)
+		return bad_usage("-l %s: too large", limit_arg);
+	/* scn_env.paths hold 256 characters: "DIR/memcg-switch-A" */
+	if (!*dir || strlen(dir) > 200)
+		return bad_usage("-d '%s': want a directory path of 1 to 200 characters", dir);
+	if (optind == argc)
+		return bad_usage("no scenario: want switch, bigger or stream");
 	for (int i = optind; i < argc; i++) {
-		if (strcmp(argv[i], "switch") && strcmp(argv[i], "bigger") &&
-		    strcmp(argv[i], "stream")) {
-			fprintf(stderr, "wsr-bench: unknown scenario '%s'\n", argv[i]);
-			usage(stderr);
-			return 2;
+		const struct plan *p = plan_of(argv[i]);
+
+		if (!p)
+			return bad_usage("unknown scenario '%s' (want switch, bigger or stream)",
+					 argv[i]);
+		if (base.memcg && plan_empty(p, base.limit))
+			return bad_usage("-l %s is too small for %s: its data sets, sized on the limit and rounded down to 64 MiB, would be empty (%s needs -l %" PRIu64 "M or more)",
+					 limit_arg, argv[i], argv[i], plan_min_mib(p));
+	}
+
+	/* arguments are good: from here on things are touched */
+	if (base.memcg) {
+		const char *name = base.parent ?: base.memcg;
+
+		if (memcg_lib_init() || memcg_cleanup_on_signal()) {
+			fprintf(stderr, "wsr-bench: %s\n", memcg_strerror());
+			return 1;
+		}
+		err = memcg_exists(name);
+		if (err < 0) {
+			fprintf(stderr, "wsr-bench: %s\n", memcg_strerror());
+			return 1;
+		}
+		if (err) {
+			fprintf(stderr, "wsr-bench: memcg %s exists already: every run creates it fresh and removes it, so it must not exist (remove it with cgdelete, or pick another name)\n",
+				name);
+			return 1;
+		}
+		base.mem = base.limit;
+	} else {
+		base.mem = scn_global_mem();
+		for (int i = optind; i < argc; i++) {
+			const struct plan *p = plan_of(argv[i]);
+
+			if (plan_empty(p, base.mem)) {
+				fprintf(stderr, "wsr-bench: %s: sized on %" PRIu64 " MiB of available memory, its data sets would be empty (it needs %" PRIu64 " MiB)\n",
+					argv[i], base.mem / WS_MiB, plan_min_mib(p));
+				return 1;
+			}
 		}
 	}
-	base.mem = base.memcg ? base.limit : scn_global_mem();
+	scn_set_datadir(dir);
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "wsr-bench: cannot create the data directory %s: %s\n",
+			dir, strerror(errno));
+		return 1;
+	}
+	if (check_space(dir, base.memcg ? "memcg" : "global", argv + optind, argc - optind,
+			base.mem))
+		return 1;
 
 	for (int i = optind; i < argc; i++) {
+		const struct plan *p = plan_of(argv[i]);
 		struct scn_run runs[MAX_RUNS];
 		const char *labels[MAX_RUNS];
 		struct scn_env env = base;
@@ -137,10 +318,22 @@ int main(int argc, char **argv)
 		snprintf(tag, sizeof(tag), "%s-%s", base.memcg ? "memcg" : "global", argv[i]);
 		env.tag = tag;
 
-		if (scn_setup(&env, argv[i], &fn)) {
+		err = scn_setup(&env, argv[i], &fn);
+		if (err) {
+			if (err == -EINVAL)
+				fprintf(stderr, "wsr-bench: %s: a data set sized on %" PRIu64 " MiB would be under 64 MiB\n",
+					argv[i], env.mem / WS_MiB);
+			else
+				fprintf(stderr, "wsr-bench: %s: cannot set up its data sets in %s: %s\n",
+					argv[i], dir, strerror(-err));
 			ret = 1;
 			continue;
 		}
+		for (int k = 0; k < env.nsets && k < 2; k++)
+			if (env.sizes[k] != plan_bytes(p, k, env.mem))
+				fprintf(stderr, "wsr-bench: warning: set %c of %s is %" PRIu64 " MiB, the free-space check planned %" PRIu64 " MiB: plans[] is out of step with scn_setup()\n",
+					env.names[k], argv[i], env.sizes[k] / WS_MiB,
+					plan_bytes(p, k, env.mem) / WS_MiB);
 		scn_run_policies(&env, fn, runs, scn_npolicies, NULL);
 		for (n = 0; n < scn_npolicies; n++)
 			labels[n] = scn_policies[n];
@@ -152,7 +345,7 @@ int main(int argc, char **argv)
 				n++;
 				ws_file_write(LRU_GEN, "n");
 			} else {
-				fprintf(stderr, "wsr-bench: cannot enable MGLRU\n");
+				fprintf(stderr, "wsr-bench: cannot enable MGLRU (%s)\n", LRU_GEN);
 			}
 		}
 		print_side_by_side(argv[i], &env, runs, labels, n);
