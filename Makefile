@@ -50,6 +50,9 @@ programs: ## build memcg/ and cgtests/ into build/share
 	@$(MAKE) -s -C cgtests O=$(CURDIR)/build/share KSRC=$(CACHE)/linux
 	@$(MAKE) -s -C memcg O=$(CURDIR)/build/share
 
+check: ## host-side checks in seconds, no guest: tools, library, report.sh
+	@BUILD=$(CURDIR)/build/check KSRC=$(CACHE)/linux check/run
+
 test: ## build what is missing, boot, run the cgtests (T=name for one)
 	@guest-image/job.sh test $(T)
 
@@ -78,4 +81,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: help kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs test run shell dev-test checkpatch clean distclean
+.PHONY: help kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean
