@@ -50,18 +50,12 @@ uint64_t cgt_scaled(uint64_t bytes)
 }
 
 static struct memcg *cgroot;
-static pid_t cgroot_owner;
 
-static void cgroot_remove(void)
-{
-	if (!cgroot || getpid() != cgroot_owner)
-		return;
-	if (memcg_destroy(cgroot))
-		ksft_print_msg("%s\n", memcg_strerror());
-	cgroot = NULL;
-}
-
-/* The test's own root memcg, "cgt-<pid>", made on first use. */
+/*
+ * The test's own root memcg, "cgt-<pid>", made on first use; removed at
+ * exit, or on SIGINT/SIGTERM, with everything else the test made (the
+ * memcg library's registry: see cgtest_main()).
+ */
 static const char *cgroot_name(void)
 {
 	static char name[32];
@@ -74,8 +68,6 @@ static const char *cgroot_name(void)
 	cgroot = memcg_create(name, 0);
 	if (!cgroot)
 		ksft_exit_fail_msg("%s\n", memcg_strerror());
-	cgroot_owner = getpid();
-	atexit(cgroot_remove);
 	return name;
 }
 
@@ -157,6 +149,9 @@ static pid_t watchdog(const char *name)
 		name, secs);
 	ws_file_write("/proc/sysrq-trigger", "w");
 	ws_file_write("/proc/sysrq-trigger", "l");
+	/* SIGTERM first: the test removes the memcgs it made */
+	kill(test, SIGTERM);
+	sleep(5);
 	kill(test, SIGKILL);
 	_exit(0);
 }
@@ -332,6 +327,10 @@ int cgtest_main(int argc, char **argv, const struct cgtest *t, int n)
 	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* whatever way the test ends, the memcgs it made go */
+	if (memcg_cleanup_on_signal())
+		ksft_exit_fail_msg("%s\n", memcg_strerror());
+	atexit(memcg_remove_created);
 	ksft_print_header();
 	ksft_set_plan(plan);
 	for (int i = 0; i < n; i++) {

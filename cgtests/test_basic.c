@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,11 +179,79 @@ static int test_bad_limit(void)
 	return ret;
 }
 
+/*
+ * A user's own memcg, made with cgcreate and with a task in it, is left
+ * exactly as it was by the tools: wsr-sizing -g on its name refuses it
+ * (exit 1, "already exists"), and a sub-memcg made in it goes away alone.
+ */
+static int test_tools_leave_existing(void)
+{
+	char user[64], cmd[512], tasks[512], line[64];
+	uint64_t lim = 0;
+	struct memcg *u;
+	bool ok = false, found = false;
+	FILE *f;
+	int rc;
+	pid_t pid;
+
+	if (memcg_lib_init())
+		return KSFT_FAIL;
+	snprintf(user, sizeof(user), "%s", cgt_name("user"));
+	snprintf(cmd, sizeof(cmd), "cgcreate -g memory:%s && cgset -r memory.limit_in_bytes=300M %s",
+		 user, user);
+	if (!CGT_CHECK(run_cmd(cmd) == 0, "the user's memcg, by cgcreate/cgset: %s", user))
+		return KSFT_FAIL;
+	u = memcg_adopt(user);
+	pid = fork();
+	if (pid == 0) {
+		execlp("sleep", "sleep", "600", (char *)NULL);
+		_exit(127);
+	}
+	if (!u || pid < 0 || memcg_attach_pid(u, pid)) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "wsr-sizing -d %s -g %s -l 100M A=64M*1 > /tmp/cgt-tools.out 2>&1",
+		 cgt_datadir(), user);
+	rc = run_cmd(cmd);
+	f = fopen("/tmp/cgt-tools.out", "r");
+	while (f && fgets(tasks, sizeof(tasks), f))
+		ksft_print_msg("wsr-sizing: %s", tasks);
+	if (f)
+		fclose(f);
+	ok = CGT_CHECK(rc == 1, "wsr-sizing -g on the user's memcg exits %d (1: refused)", rc);
+	snprintf(cmd, sizeof(cmd), "wsr-sizing -d %s -g %s/sub -l 100M A=64M*1 >/dev/null 2>&1",
+		 cgt_datadir(), user);
+	ok &= CGT_CHECK(run_cmd(cmd) == 0, "wsr-sizing -g %s/sub ran in a sub-memcg of its own", user);
+	ok &= CGT_CHECK(memcg_exists(user) == 1, "the user's memcg is still there");
+	snprintf(cmd, sizeof(cmd), "%s/sub", user);
+	ok &= CGT_CHECK(memcg_exists(cmd) == 0, "the sub-memcg is gone");
+	ok &= CGT_CHECK(!memcg_read_u64(u, "memory.limit_in_bytes", &lim) && lim == 300 * WS_MiB,
+			"its limit is still 300M (%" PRIu64 " MiB)", lim / WS_MiB);
+	snprintf(tasks, sizeof(tasks), "%s/tasks", memcg_path(u));
+	f = fopen(tasks, "r");
+	while (f && fgets(line, sizeof(line), f))
+		found |= atoi(line) == pid;
+	if (f)
+		fclose(f);
+	ok &= CGT_CHECK(found, "its task %d is still in it", (int)pid);
+out:
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	memcg_release(u);
+	snprintf(cmd, sizeof(cmd), "cgdelete -g memory:%s", user);
+	run_cmd(cmd);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cgtest tests[] = {
 	CGTEST(test_v1_memory_mounted),
 	CGTEST(test_hard_limit_file),
 	CGTEST(test_mglru_off),
 	CGTEST(test_bad_limit),
+	CGTEST(test_tools_leave_existing),
 };
 
 int main(int argc, char **argv)

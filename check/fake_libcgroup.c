@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #include <libcgroup.h>
@@ -162,6 +163,30 @@ int cgroup_modify_cgroup(struct cgroup *cg)
 		 cg->ctl.file, cg->ctl.value);
 	store_put(cg->name, cg->ctl.file, cg->ctl.value);
 	return 0;
+}
+
+/* Like libcgroup's: the parents too (mkdir -p), and an existing one is fine. */
+int cgroup_create_cgroup(struct cgroup *cg, int ignore_ownership)
+{
+	char path[512];
+
+	(void)ignore_ownership;
+	snprintf(path, sizeof(path), "%s/%s", fake_root, cg->name);
+	for (char *p = path + strlen(fake_root) + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			last_errno = errno;
+			return ECGOTHER;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	return cgroup_modify_cgroup(cg);
 }
 
 int cgroup_attach_task_pid(struct cgroup *cg, pid_t tid)

@@ -3,11 +3,15 @@
  * memcg.c - memory controller helpers on the libcgroup C API, for the
  * cgroup-v1 memory hierarchy and for cgroup v2 (the unified hierarchy).
  *
- * Control files are read and written through libcgroup.  Directories are
- * made and removed with mkdir(2) and rmdir(2), one level at a time, so
- * that a handle knows exactly which levels it created (mkdir's EEXIST is
- * the atomic answer to "did it exist?"; cgroup_create_cgroup() creates
- * missing parents silently and succeeds on an existing cgroup).
+ * Control files are read and written, and cgroups created, through
+ * libcgroup.  A nested name is created one level at a time, each level
+ * with cgroup_create_cgroup() once its parent exists, so that a handle
+ * knows exactly which levels it created: cgroup_create_cgroup() alone
+ * makes missing parents silently and succeeds on an existing cgroup.
+ * (A level that another process makes between the existence check and
+ * the creation is taken as ours: the names the tests and tools use are
+ * their own.)  Removal moves the tasks out and rmdir(2)s, which is also
+ * what the signal handler can do, async-signal-safely.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -640,12 +644,30 @@ struct memcg *memcg_adopt(const char *name)
 	return new_memcg(name);
 }
 
+/* Create PREFIX, whose parent exists, through libcgroup. */
+static int create_level(const char *name, const char *prefix)
+{
+	struct cgroup *cg = new_handle(prefix);
+	int ret;
+
+	if (!cg)
+		return fail(-ENOMEM, "memcg %s: cannot allocate libcgroup handle", name);
+	ret = cgroup_create_cgroup(cg, 0);
+	cgroup_free(&cg);
+	if (ret)
+		return fail(cgerr_to_errno(ret), "memcg %s: create %s: %s%s", name, prefix,
+			    cgerr(ret), cgerr_to_errno(ret) == -EACCES || cgerr_to_errno(ret) == -EPERM ?
+			    " (creating cgroups takes root, or a delegated subtree)" : "");
+	return 0;
+}
+
 /* Make the missing levels of M's path; the created ones are a suffix. */
 static int make_levels(struct memcg *m)
 {
 	char prefix[NAME_MAX_LEN], path[PATH_MAX_LEN];
 	const char *name = m->name;
 	bool above_created = false;
+	struct stat st;
 	int ret;
 
 	for (const char *p = name;; p++) {
@@ -665,18 +687,17 @@ static int make_levels(struct memcg *m)
 			if (ret)
 				return ret;
 		}
-		if (!mkdir(path, 0755)) {
+		if (stat(path, &st) && errno == ENOENT) {
+			ret = create_level(name, prefix);
+			if (ret)
+				return ret;
 			above_created = true;
 			m->ncreated++;
-		} else if (errno == EEXIST && !above_created && *p) {
+		} else if (!above_created && *p) {
 			/* a parent that exists: not ours */
-		} else if (errno == EEXIST) {
+		} else {
 			return fail(-EEXIST, "memcg %s: %s appeared while it was being created",
 				    name, path);
-		} else {
-			return fail(-errno, "memcg %s: mkdir %s: %s%s", name, path, strerror(errno),
-				    errno == EACCES || errno == EPERM ?
-				    " (creating cgroups takes root, or a delegated subtree)" : "");
 		}
 		if (!*p)
 			return 0;
