@@ -85,9 +85,11 @@ int scn_add_set(struct scn_env *env, char name, uint64_t bytes)
 
 	if (i == SCN_MAX_SETS)
 		return -ENOSPC;
-	bytes -= bytes % (64 * WS_MiB);
-	if (!bytes)
+	bytes -= bytes % SCN_SET_UNIT;
+	if (!bytes) {
+		scn_msg("set %c: under %" PRIu64 " MiB\n", name, SCN_SET_UNIT / WS_MiB);
 		return -EINVAL;
+	}
 	env->names[i] = name;
 	env->sizes[i] = bytes;
 	if (mkdir(datadir, 0755) && errno != EEXIST) {
@@ -393,23 +395,49 @@ int scn_stream(const struct scn_env *env, struct scn_run *run)
 	return 0;
 }
 
+/* The scenarios' sets, as fractions of the memory they are sized on. */
+const struct scn_plan scn_plans[] = {
+	{ "switch", scn_switch, { { 'A', 7, 10 }, { 'B', 7, 10 } } },
+	{ "bigger", scn_bigger, { { 'A', 7, 10 }, { 'B', 3, 2 } } },
+	{ "stream", scn_stream, { { 'H', 4, 10 }, { 'S', 2, 1 } } },
+};
+const int scn_nplans = sizeof(scn_plans) / sizeof(scn_plans[0]);
+
+const struct scn_plan *scn_plan_of(const char *scenario)
+{
+	for (int i = 0; i < scn_nplans; i++)
+		if (!strcmp(scn_plans[i].name, scenario))
+			return &scn_plans[i];
+	return NULL;
+}
+
+uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem)
+{
+	uint64_t b = mem / p->sets[k].den * p->sets[k].num +
+		     mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
+
+	return b - b % SCN_SET_UNIT;
+}
+
 int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
 {
-	uint64_t m = env->mem;
+	const struct scn_plan *p = scn_plan_of(scenario);
+	int err = 0;
 
-	if (!strcmp(scenario, "switch")) {
-		*fn = scn_switch;
-		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 7 / 10);
+	if (!p)
+		return -EINVAL;
+	*fn = p->fn;
+	for (int k = 0; k < 2 && !err; k++) {
+		if (!scn_plan_bytes(p, k, env->mem)) {
+			scn_msg("%s: set %c would be %u/%u of %" PRIu64 " MiB, under %" PRIu64
+				" MiB: size the scenario on more memory\n", scenario, p->sets[k].set,
+				p->sets[k].num, p->sets[k].den, env->mem / WS_MiB,
+				SCN_SET_UNIT / WS_MiB);
+			return -EINVAL;
+		}
+		err = scn_add_set(env, p->sets[k].set, scn_plan_bytes(p, k, env->mem));
 	}
-	if (!strcmp(scenario, "bigger")) {
-		*fn = scn_bigger;
-		return scn_add_set(env, 'A', m * 7 / 10) ?: scn_add_set(env, 'B', m * 3 / 2);
-	}
-	if (!strcmp(scenario, "stream")) {
-		*fn = scn_stream;
-		return scn_add_set(env, 'H', m * 4 / 10) ?: scn_add_set(env, 'S', m * 2);
-	}
-	return -EINVAL;
+	return err;
 }
 
 void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs,

@@ -83,6 +83,26 @@ void scn_print(FILE *f, const char *prefix, const struct scn_env *env,
 int scn_set_policy(const char *policy);
 const char *scn_tested_policy(void);
 
+/* Sets are whole multiples of this (scn_add_set() rounds down). */
+#define SCN_SET_UNIT	((uint64_t)64 << 20)
+
+/*
+ * A scenario: its workload and its two sets, each NUM/DEN of the memory
+ * it is sized on.  Tools check sizes and disk space against these before
+ * anything is written; scn_setup() makes the sets from them.
+ */
+struct scn_plan {
+	const char *name;
+	scn_fn fn;
+	struct { char set; unsigned int num, den; } sets[2];
+};
+extern const struct scn_plan scn_plans[];
+extern const int scn_nplans;
+/* The plan of SCENARIO, or NULL for an unknown name. */
+const struct scn_plan *scn_plan_of(const char *scenario);
+/* Set K of plan P sized on MEM, as scn_add_set() rounds it (0: too small). */
+uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem);
+
 /*
  * Size the sets of SCENARIO ("switch", "bigger" or "stream") on env->mem,
  * add them, and set *FN; -EINVAL for another name.  Tests and wsr-bench

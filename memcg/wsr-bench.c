@@ -29,23 +29,13 @@
 
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 #define MAX_RUNS 4
-#define SET_UNIT (64 * WS_MiB)	/* scn_add_set() rounds sizes down to it */
+#define SET_UNIT SCN_SET_UNIT
 
 /*
- * The data sets scn_setup() makes for each scenario, as fractions of the
- * memory it is sized on, so that a LIMIT too small for them and sets that
- * do not fit on the disk are refused before anything is written.  Keep
- * in step with scn_setup() in scenario.c (a run warns if they differ).
+ * The data sets scn_setup() will make come from scenario.c's scn_plans[],
+ * so that a LIMIT too small for them and sets that do not fit on the disk
+ * are refused before anything is written.
  */
-static const struct plan {
-	const char *name;
-	struct { char set; unsigned int num, den; } sets[2];
-} plans[] = {
-	{ "switch", { { 'A', 7, 10 }, { 'B', 7, 10 } } },
-	{ "bigger", { { 'A', 7, 10 }, { 'B', 3, 2 } } },
-	{ "stream", { { 'H', 4, 10 }, { 'S', 2, 1 } } },
-};
-#define NPLANS (sizeof(plans) / sizeof(plans[0]))
 
 static void usage(FILE *f)
 {
@@ -77,31 +67,14 @@ static int bad_usage(const char *fmt, ...)
 	return 2;
 }
 
-static const struct plan *plan_of(const char *scn)
-{
-	for (unsigned int i = 0; i < NPLANS; i++)
-		if (!strcmp(plans[i].name, scn))
-			return &plans[i];
-	return NULL;
-}
-
-/* Set K of plan P sized on MEM, as scn_add_set() rounds it. */
-static uint64_t plan_bytes(const struct plan *p, int k, uint64_t mem)
-{
-	uint64_t b = mem / p->sets[k].den * p->sets[k].num +
-		     mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
-
-	return b - b % SET_UNIT;
-}
-
 /* Would plan P sized on MEM have an empty set (scn_setup() fails then)? */
-static bool plan_empty(const struct plan *p, uint64_t mem)
+static bool plan_empty(const struct scn_plan *p, uint64_t mem)
 {
-	return !plan_bytes(p, 0, mem) || !plan_bytes(p, 1, mem);
+	return !scn_plan_bytes(p, 0, mem) || !scn_plan_bytes(p, 1, mem);
 }
 
 /* The smallest MEM (in MiB, rounded up) that gives plan P no empty set. */
-static uint64_t plan_min_mib(const struct plan *p)
+static uint64_t plan_min_mib(const struct scn_plan *p)
 {
 	uint64_t min = 0;
 
@@ -126,13 +99,13 @@ static int check_space(const char *dir, const char *kind, char **scns, int n,
 	struct statvfs vfs;
 
 	for (int i = 0; i < n; i++) {
-		const struct plan *p = plan_of(scns[i]);
+		const struct scn_plan *p = scn_plan_of(scns[i]);
 		bool again = false;
 
 		for (int j = 0; j < i; j++)
 			again |= !strcmp(scns[j], scns[i]);
 		for (int k = 0; k < 2 && !again; k++) {
-			uint64_t bytes = plan_bytes(p, k, mem), have = 0;
+			uint64_t bytes = scn_plan_bytes(p, k, mem), have = 0;
 			char path[512];
 			struct stat st;
 
@@ -255,7 +228,7 @@ int main(int argc, char **argv)
 	if (optind == argc)
 		return bad_usage("no scenario: want switch, bigger or stream");
 	for (int i = optind; i < argc; i++) {
-		const struct plan *p = plan_of(argv[i]);
+		const struct scn_plan *p = scn_plan_of(argv[i]);
 
 		if (!p)
 			return bad_usage("unknown scenario '%s' (want switch, bigger or stream)",
@@ -287,7 +260,7 @@ int main(int argc, char **argv)
 	} else {
 		base.mem = scn_global_mem();
 		for (int i = optind; i < argc; i++) {
-			const struct plan *p = plan_of(argv[i]);
+			const struct scn_plan *p = scn_plan_of(argv[i]);
 
 			if (plan_empty(p, base.mem)) {
 				fprintf(stderr, "wsr-bench: %s: sized on %" PRIu64 " MiB of available memory, its data sets would be empty (it needs %" PRIu64 " MiB)\n",
@@ -307,7 +280,6 @@ int main(int argc, char **argv)
 		return 1;
 
 	for (int i = optind; i < argc; i++) {
-		const struct plan *p = plan_of(argv[i]);
 		struct scn_run runs[MAX_RUNS];
 		const char *labels[MAX_RUNS];
 		struct scn_env env = base;
@@ -329,11 +301,6 @@ int main(int argc, char **argv)
 			ret = 1;
 			continue;
 		}
-		for (int k = 0; k < env.nsets && k < 2; k++)
-			if (env.sizes[k] != plan_bytes(p, k, env.mem))
-				fprintf(stderr, "wsr-bench: warning: set %c of %s is %" PRIu64 " MiB, the free-space check planned %" PRIu64 " MiB: plans[] is out of step with scn_setup()\n",
-					env.names[k], argv[i], env.sizes[k] / WS_MiB,
-					plan_bytes(p, k, env.mem) / WS_MiB);
 		scn_run_policies(&env, fn, runs, scn_npolicies, NULL);
 		for (n = 0; n < scn_npolicies; n++)
 			labels[n] = scn_policies[n];
