@@ -152,8 +152,8 @@ timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 "${ACCEL_ARGS[@]}" \
 	-serial "file:$OUT/console.txt" -kernel "$KERNEL" -append "$CMDLINE" \
 	</dev/null || rc=$?
 sleep 1
-pkill -P "$tailer" 2>/dev/null
-kill "$tailer" 2>/dev/null
+pkill -P "$tailer" 2>/dev/null || true
+kill "$tailer" 2>/dev/null || true
 say "guest ran $(( $(date +%s) - start ))s, qemu exit $rc"
 [ $rc != 124 ] && [ $rc != 137 ] || { say "TIMEOUT after ${TIMEOUT}s"; exit 124; }
 exit $rc
