@@ -243,9 +243,11 @@ bool cgt_check_switch_controls(const struct scn_run *runs, int n)
 
 /*
  * The bigger case: A (70%) read 3 times, then B (1.5x memory) twice.
- * B's refaults are farther than memory: no reason to touch A.  Stock
- * 6.1 ("activate") and "classic" both let B's inactive pages push A's
- * active list down to the inactive ratio; classic keeps 74% of it.
+ * B's refaults are farther than memory: no reason to touch A.  "classic"
+ * (no refault detection) lets B's inactive pages push A's active list
+ * down to the inactive ratio: 74% of A stays (2 GiB guest).  Stock 6.1
+ * ("activate") keeps A as well (100%): this case is the protection 3.15's
+ * refault detection brought, which the series must not lose.
  */
 bool cgt_check_bigger(const struct scn_run *runs, int n)
 {
