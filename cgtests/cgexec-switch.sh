@@ -9,7 +9,7 @@
 set -u
 ROOT=cgt-$$
 CG=$ROOT/cgexec
-LIMIT_M=1280
+LIMIT_M=$((1280 * ${CGT_SCALE:-100} / 100))
 SET_M=$((LIMIT_M * 7 / 10))
 DIR=$(dirname "$0")
 PATH="$DIR/../bin:$PATH"

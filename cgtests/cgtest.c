@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,6 +86,17 @@ struct memcg *cgt_memcg(const char *name, uint64_t limit)
 	return memcg_create(cgt_name(name), limit);
 }
 
+pid_t cgt_fork(void)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(1);
+	return pid;
+}
+
 struct read_in {
 	const char *path;
 	int passes;
@@ -139,7 +151,7 @@ static pid_t watchdog(const char *name)
 
 	if (secs <= 0)
 		return -1;
-	pid = fork();
+	pid = cgt_fork();
 	if (pid)
 		return pid;
 	sleep(secs);
@@ -196,9 +208,10 @@ bool cgt_check_switch(const struct scn_run *d, const char *who, int by)
 	return ok;
 }
 
+/* A comparison run (RUNS[0] is the tested policy's, whatever it is). */
 static const struct scn_run *find_run(const struct scn_run *runs, int n, const char *policy)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 1; i < n; i++)
 		if (!strcmp(runs[i].policy, policy))
 			return &runs[i];
 	return NULL;

@@ -65,19 +65,30 @@ void cgt_path(char *buf, int len, const char *name);
 int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
 		double *hit);
 
+/*
+ * fork(), with the child killed when the test dies (PR_SET_PDEATHSIG):
+ * a test the watchdog kills leaves no workload running that would hold
+ * the runner's pipe or load the next test.
+ */
+pid_t cgt_fork(void);
+
 struct scn_run;
 
 /*
- * The switch case's bound, for every scope that runs it: B served >= 95%
- * from cache by pass BY, and A's residency down by more than 25 points
- * from its third pass (test_memcg, test_v2).
+ * The switch case's bounds, for every scope that runs it (test_global,
+ * test_memcg, test_v2): A >= 90% resident after its third pass, B
+ * served >= 95% from cache by pass BY and on every pass after, A under
+ * 60% resident at the end.  cgtest.c says what the controls show.
  */
 bool cgt_check_switch(const struct scn_run *d, const char *who, int by);
 /*
  * The controls of a scenario run under every policy (RUNS as from
  * scn_run_policies(), "distance", the tested policy, first): only
- * "distance" deactivates on refaults, so the others leave workingset_stale and stale_force at 0,
- * globally and in the memcg.  Each run must have completed.
+ * "distance" deactivates on refaults, so the others leave
+ * workingset_stale and stale_force at 0, globally and in the memcg.
+ * That proves the switch took (the kernel counts only where it
+ * deactivates); what tells the policies apart are the tested policy's
+ * stale > 0 and the behaviour bounds.  Each run must have completed.
  */
 bool cgt_check_controls(const struct scn_run *runs, int n);
 /* switch: "classic" (no refault detection) never serves B >= 95%. */

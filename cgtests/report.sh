@@ -75,7 +75,7 @@ if [ "${1:-}" = --scan-only ]; then
 	[ $# = 2 ] && [ -r "$2" ] || usage
 	[ -s "$2" ] || { echo "# HARNESS: $2: no kernel log came back from the guest"; exit 1; }
 	reports=$(scan "$2")
-	[ -z "$reports" ] || { echo "$reports" | sed 's/^\([^\t]*\)\t/# HARNESS: kernel log during \1: /'; exit 1; }
+	[ -z "$reports" ] || { echo "$reports" | sed -e 's/^\t/boot\t/' -e 's/^\([^\t]*\)\t/# HARNESS: kernel log during \1: /'; exit 1; }
 	exit 0
 fi
 [ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || usage

@@ -81,7 +81,7 @@ static int test_hard_limit_file(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		return KSFT_FAIL;
 	}
-	pid = fork();
+	pid = cgt_fork();
 	if (pid == 0) {
 		struct ws_pass p;
 		int err;
@@ -202,7 +202,7 @@ static int test_tools_leave_existing(void)
 	if (!CGT_CHECK(run_cmd(cmd) == 0, "the user's memcg, by cgcreate/cgset: %s", user))
 		return KSFT_FAIL;
 	u = memcg_adopt(user);
-	pid = fork();
+	pid = cgt_fork();
 	if (pid == 0) {
 		execlp("sleep", "sleep", "600", (char *)NULL);
 		_exit(127);

@@ -138,7 +138,7 @@ static int fair_run(const char *pol, const char *px, const char *py,
 	struct memcg *x, *y, *z;
 	int err = -EIO;
 
-	r->pol = pol;
+	r->pol = strcmp(pol, "distance") ? pol : scn_tested_policy();
 	if (scn_set_policy(pol))
 		return -EINVAL;
 	ws_drop_caches();

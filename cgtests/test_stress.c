@@ -85,7 +85,7 @@ static int spawn_reader(struct kids *k, struct memcg *cg, const char *path,
 
 	if (k->n == MAX_KIDS)
 		return -ENOSPC;
-	pid = fork();
+	pid = cgt_fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
@@ -193,7 +193,7 @@ static bool switch_phase(struct memcg **cg, char path[][512], double secs,
 		}
 	}
 	/* the switcher is a child too, so that a hang in it is caught */
-	k.pid[k.n] = fork();
+	k.pid[k.n] = cgt_fork();
 	if (k.pid[k.n] == 0) {
 		while (ws_now() < deadline) {
 			if (sw && tick % 4 == 0 && scn_set_policy(pol[tick / 4 % 3]))
@@ -404,7 +404,7 @@ static int test_stress_oom(void)
 	}
 	/* the harness's log scan takes this OOM as expected */
 	ws_file_write("/dev/kmsg", "wsr-test: expect Memory cgroup out of memory");
-	pid = fork();
+	pid = cgt_fork();
 	if (pid == 0) {
 		char *anon;
 

@@ -4,9 +4,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,12 +19,17 @@ pid_t cg_run_nowait(struct memcg *cg, cg_fn fn, void *arg)
 {
 	pid_t pid;
 
+	pid_t parent = getpid();
+
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid)
 		return pid;
+	/* a child outlives no parent: a killed test takes its workload along */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(1);
 	if (cg && memcg_attach_self(cg)) {
 		fprintf(stderr, "# %s\n", memcg_strerror());
 		_exit(1);

@@ -18,7 +18,8 @@ typedef int (*cg_fn)(void *arg);
 
 /*
  * Fork a child that joins CG (NULL: stays in the caller's cgroup), calls
- * FN(ARG) and exits 0 if it returned 0, 1 otherwise.  The child's pid,
+ * FN(ARG) and exits 0 if it returned 0, 1 otherwise.  The child is
+ * killed when the caller dies (PR_SET_PDEATHSIG).  The child's pid,
  * or a negative errno if the fork failed.
  */
 pid_t cg_run_nowait(struct memcg *cg, cg_fn fn, void *arg);

@@ -441,7 +441,9 @@ static int remove_levels(const char *leaf, int ncreated, const char *outer,
 			move_tasks(path, outer, me);
 		} else {
 			for (int t = 0; t < tries; t++) {
-				move_tasks(path, outer, 0);
+				/* a created parent's tasks are someone else's now: it stays */
+				if (!lvl)
+					move_tasks(path, outer, 0);
 				err = rmdir(path) && errno != ENOENT ? errno : 0;
 				if (err != EBUSY)
 					break;

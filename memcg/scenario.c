@@ -235,6 +235,9 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	int ret = -1, err;
 	char name[256];
 
+	memset(out, 0, sizeof(*out));
+	out->failed = true;
+	snprintf(out->policy, sizeof(out->policy), "%s", policy);
 	run = cg_shared(sizeof(*run));
 	if (!run)
 		return -1;
