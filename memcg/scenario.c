@@ -416,8 +416,12 @@ const struct scn_plan *scn_plan_of(const char *scenario)
 
 uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem)
 {
-	uint64_t b = mem / p->sets[k].den * p->sets[k].num +
-		     mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
+	uint64_t q = mem / p->sets[k].den, b;
+
+	/* a memory size from the command line can be near 2^64: saturate */
+	if (q > (UINT64_MAX - p->sets[k].den) / p->sets[k].num)
+		return UINT64_MAX - UINT64_MAX % SCN_SET_UNIT;
+	b = q * p->sets[k].num + mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
 
 	return b - b % SCN_SET_UNIT;
 }

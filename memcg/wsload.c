@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,9 +143,30 @@ static bool dataset_ok(int fd, uint64_t seed, uint64_t bytes)
 	return pread(fd, &w, 8, bytes - 8) == 8 && w == word_at(seed, bytes - 8);
 }
 
+uint64_t ws_dataset_need(const char *path, uint64_t bytes)
+{
+	struct stat st;
+	uint64_t have = 0;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		have = (uint64_t)st.st_blocks * 512;
+	return have < bytes ? bytes - have : 0;
+}
+
+int ws_free_space(const char *path, uint64_t *avail)
+{
+	struct statvfs vfs;
+
+	if (statvfs(path, &vfs))
+		return -errno;
+	/* what df calls available: not the blocks reserved for root */
+	*avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	return 0;
+}
+
 int ws_dataset(const char *path, uint64_t bytes)
 {
-	uint64_t seed = seed_of(path);
+	uint64_t seed = seed_of(path), need, avail = 0;
 	int fd, ret;
 
 	if (!bytes || bytes % CHUNK)
@@ -155,6 +177,19 @@ int ws_dataset(const char *path, uint64_t bytes)
 	if (dataset_ok(fd, seed, bytes)) {
 		close(fd);
 		return 0;
+	}
+	/* refuse before truncating: what is there stays if the set cannot fit */
+	need = ws_dataset_need(path, bytes);
+	ret = ws_free_space(path, &avail);
+	if (!ret && need > avail) {
+		fprintf(stderr, "%s: a data set of %" PRIu64 " MiB needs %" PRIu64
+			" MiB more, the file system has %" PRIu64 " MiB free\n",
+			path, bytes >> 20, need >> 20, avail >> 20);
+		ret = -ENOSPC;
+	}
+	if (ret) {
+		close(fd);
+		return ret;
 	}
 	fprintf(stderr, "# progress: creating data set %s, %" PRIu64 " MiB\n", path, bytes >> 20);
 	ret = ftruncate(fd, 0) ? -errno : write_pattern(fd, path, seed, bytes);

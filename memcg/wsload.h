@@ -26,8 +26,20 @@ struct ws_pass {
 	bool intact;		/* content verified (when asked) */
 };
 
-/* Create PATH of BYTES (multiple of 1 MiB) unless it already holds them. */
+/*
+ * Create PATH of BYTES (multiple of 1 MiB) unless it already holds them;
+ * -ENOSPC, with PATH left as it was, if they cannot fit.
+ */
 int ws_dataset(const char *path, uint64_t bytes);
+/* What ws_dataset(PATH, BYTES) would still write: BYTES less what PATH occupies. */
+uint64_t ws_dataset_need(const char *path, uint64_t bytes);
+/* Bytes available to users in the file system holding PATH, or -errno. */
+int ws_free_space(const char *path, uint64_t *avail);
+/* A + B, or UINT64_MAX if that does not fit: sums of sizes never wrap. */
+static inline uint64_t ws_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 /* Read PATH [off, off+len) sequentially (len 0: to the end). */
 int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
 		  struct ws_pass *p);

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 
 #include "memcg.h"
 #include "scenario.h"
@@ -96,7 +95,7 @@ static int check_space(const char *dir, const char *kind, char **scns, int n,
 		       uint64_t mem)
 {
 	uint64_t need = 0, avail;
-	struct statvfs vfs;
+	int err;
 
 	for (int i = 0; i < n; i++) {
 		const struct scn_plan *p = scn_plan_of(scns[i]);
@@ -105,23 +104,18 @@ static int check_space(const char *dir, const char *kind, char **scns, int n,
 		for (int j = 0; j < i; j++)
 			again |= !strcmp(scns[j], scns[i]);
 		for (int k = 0; k < 2 && !again; k++) {
-			uint64_t bytes = scn_plan_bytes(p, k, mem), have = 0;
 			char path[512];
-			struct stat st;
 
 			snprintf(path, sizeof(path), "%s/%s-%s-%c", dir, kind, scns[i],
 				 p->sets[k].set);
-			if (!stat(path, &st) && S_ISREG(st.st_mode))
-				have = (uint64_t)st.st_blocks * 512;
-			if (have < bytes)
-				need += bytes - have;
+			need = ws_add_sat(need, ws_dataset_need(path, scn_plan_bytes(p, k, mem)));
 		}
 	}
-	if (statvfs(dir, &vfs)) {
-		fprintf(stderr, "wsr-bench: %s: statvfs: %s\n", dir, strerror(errno));
+	err = ws_free_space(dir, &avail);
+	if (err) {
+		fprintf(stderr, "wsr-bench: %s: statvfs: %s\n", dir, strerror(-err));
 		return 1;
 	}
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (need > avail) {
 		fprintf(stderr, "wsr-bench: the data sets need %" PRIu64 " MiB more in %s, whose file system has %" PRIu64 " MiB free: refusing to write them (fewer scenarios, a smaller -l, or another -d)\n",
 			need / WS_MiB, dir, avail / WS_MiB);

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 
 #include "memcg.h"
 #include "wsload.h"
@@ -135,25 +134,16 @@ static bool first_of_set(const struct phase *ph, int i)
 static int check_space(const char *dir, const struct phase *ph, int nph)
 {
 	uint64_t need = 0, avail;
-	struct statvfs vfs;
+	int err;
 
-	for (int i = 0; i < nph; i++) {
-		struct stat st;
-		uint64_t have = 0;
-
-		if (!first_of_set(ph, i))
-			continue;
-		if (!stat(ph[i].path, &st) && S_ISREG(st.st_mode))
-			have = (uint64_t)st.st_blocks * 512;
-		if (have < ph[i].bytes)
-			need += ph[i].bytes - have;
-	}
-	if (statvfs(dir, &vfs)) {
-		fprintf(stderr, "wsr-sizing: %s: statvfs: %s\n", dir, strerror(errno));
+	for (int i = 0; i < nph; i++)
+		if (first_of_set(ph, i))
+			need = ws_add_sat(need, ws_dataset_need(ph[i].path, ph[i].bytes));
+	err = ws_free_space(dir, &avail);
+	if (err) {
+		fprintf(stderr, "wsr-sizing: %s: statvfs: %s\n", dir, strerror(-err));
 		return 1;
 	}
-	/* what df calls available: not the blocks reserved for root */
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (need > avail) {
 		fprintf(stderr, "wsr-sizing: the data sets need %" PRIu64 " MiB more in %s, whose file system has %" PRIu64 " MiB free: refusing to write them (smaller sets, or another -d)\n",
 			need / WS_MiB, dir, avail / WS_MiB);
