@@ -9,7 +9,9 @@
 set -u
 ROOT=cgt-$$
 CG=$ROOT/cgexec
-LIMIT_M=$((1280 * ${CGT_SCALE:-100} / 100))
+# the limit of every memcg scenario (CGT_MEMCG_LIMIT in cgtest.h, scaled),
+# passed in by test_memcg_cgexec
+LIMIT_M=${CGT_LIMIT_M:?set by test_memcg_cgexec: the limit of the memcg scenarios in MiB}
 SET_M=$((LIMIT_M * 7 / 10))
 DIR=$(dirname "$0")
 PATH="$DIR/../bin:$PATH"

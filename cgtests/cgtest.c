@@ -86,17 +86,6 @@ struct memcg *cgt_memcg(const char *name, uint64_t limit)
 	return memcg_create(cgt_name(name), limit);
 }
 
-pid_t cgt_fork(void)
-{
-	pid_t parent = getpid(), pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
-		_exit(1);
-	return pid;
-}
-
 struct read_in {
 	const char *path;
 	int passes;
@@ -151,9 +140,11 @@ static pid_t watchdog(const char *name)
 
 	if (secs <= 0)
 		return -1;
-	pid = cgt_fork();
+	pid = cg_fork();
 	if (pid)
 		return pid;
+	/* out of the test's process group, which it kills */
+	setpgid(0, 0);
 	sleep(secs);
 	if (kill(test, 0))
 		_exit(0);
@@ -161,11 +152,26 @@ static pid_t watchdog(const char *name)
 		name, secs);
 	ws_file_write("/proc/sysrq-trigger", "w");
 	ws_file_write("/proc/sysrq-trigger", "l");
-	/* SIGTERM first: the test removes the memcgs it made */
+	/*
+	 * SIGTERM first: the test removes the memcgs it made.  Then the
+	 * whole process group: what the test started through system()
+	 * (cgexec-switch.sh, wsr-sizing) has no death signal of its own.
+	 */
 	kill(test, SIGTERM);
 	sleep(5);
-	kill(test, SIGKILL);
+	if (kill(-test, SIGKILL))
+		kill(test, SIGKILL);
 	_exit(0);
+}
+
+int cgt_stat(const struct memcg_stat *st, const char *key, uint64_t *val)
+{
+	if (!memcg_stat_has(st, key)) {
+		ksft_print_msg("memory.stat has no '%s'\n", key);
+		return -ENOENT;
+	}
+	*val = memcg_stat_get(st, key);
+	return 0;
 }
 
 bool cgt_close(uint64_t a, uint64_t b, int err)
@@ -346,6 +352,8 @@ int cgtest_main(int argc, char **argv, const struct cgtest *t, int n)
 	if (memcg_cleanup_on_signal())
 		ksft_exit_fail_msg("%s\n", memcg_strerror());
 	atexit(memcg_remove_created);
+	/* a process group of its own, which the watchdog can kill whole */
+	setpgid(0, 0);
 	ksft_print_header();
 	ksft_set_plan(plan);
 	for (int i = 0; i < n; i++) {

@@ -65,13 +65,6 @@ void cgt_path(char *buf, int len, const char *name);
 int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
 		double *hit);
 
-/*
- * fork(), with the child killed when the test dies (PR_SET_PDEATHSIG):
- * a test the watchdog kills leaves no workload running that would hold
- * the runner's pipe or load the next test.
- */
-pid_t cgt_fork(void);
-
 struct scn_run;
 
 /*
@@ -100,6 +93,13 @@ bool cgt_check_bigger(const struct scn_run *runs, int n);
  * (nearly) nothing was deactivated for it: stale <= 1% of the refaults.
  */
 bool cgt_check_stream(const struct scn_run *d, bool memcg);
+
+/*
+ * KEY of memory.stat ST into *VAL; -ENOENT, after saying so, when this
+ * kernel's memory.stat has no KEY (memcg_stat_get() would give 0, and a
+ * check on 0 could pass on a kernel without the counter).
+ */
+int cgt_stat(const struct memcg_stat *st, const char *key, uint64_t *val);
 
 /*
  * A and B agree within ERR percent of the larger, as the kselftests'

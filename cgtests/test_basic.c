@@ -81,7 +81,7 @@ static int test_hard_limit_file(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		return KSFT_FAIL;
 	}
-	pid = cgt_fork();
+	pid = cg_fork();
 	if (pid == 0) {
 		struct ws_pass p;
 		int err;
@@ -112,7 +112,8 @@ static int test_hard_limit_file(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	cache = memcg_stat_get(&st, "cache");
+	if (cgt_stat(&st, "cache", &cache))
+		goto out;
 	if (CGT_CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
 		      "wrote %" PRIu64 " MiB, read it back twice intact", size / WS_MiB) &
 	    CGT_CHECK(lim == limit, "limit %" PRIu64 " MiB", lim / WS_MiB) &
@@ -202,7 +203,7 @@ static int test_tools_leave_existing(void)
 	if (!CGT_CHECK(run_cmd(cmd) == 0, "the user's memcg, by cgcreate/cgset: %s", user))
 		return KSFT_FAIL;
 	u = memcg_adopt(user);
-	pid = cgt_fork();
+	pid = cg_fork();
 	if (pid == 0) {
 		execlp("sleep", "sleep", "600", (char *)NULL);
 		_exit(127);

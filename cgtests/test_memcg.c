@@ -166,11 +166,13 @@ static int iso_run(const char *pol, const char *px, const char *py, struct iso_r
 	r->yres = ws_residency(py);
 	if (memcg_read_stat(y, &st))
 		goto msg;
-	r->ystale = memcg_stat_get(&st, "workingset_stale");
-	r->ystale_force = memcg_stat_get(&st, "workingset_stale_force");
+	if (cgt_stat(&st, "workingset_stale", &r->ystale) ||
+	    cgt_stat(&st, "workingset_stale_force", &r->ystale_force))
+		goto out;
 	if (memcg_read_stat(x, &st))
 		goto msg;
-	r->xrefault = memcg_stat_get(&st, "workingset_refault_file");
+	if (cgt_stat(&st, "workingset_refault_file", &r->xrefault))
+		goto out;
 	ksft_print_msg("%s: Y re-read hit %.1f%%, %.1f%% resident; Y stale %" PRIu64
 		       " stale_force %" PRIu64 "; X refault_file %" PRIu64 "\n", pol,
 		       100 * r->yhit, 100 * r->yres, r->ystale, r->ystale_force, r->xrefault);
@@ -225,7 +227,7 @@ static int test_memcg_isolation(void)
 static int test_memcg_rmdir(void)
 {
 	const uint64_t size = cgt_scaled(384 * WS_MiB) & ~(WS_MiB - 1);
-	uint64_t cache, missed, refault;
+	uint64_t cache = 0, missed, refault = 0;
 	struct memcg *a, *b = NULL;
 	struct memcg_stat st;
 	char path[512];
@@ -251,12 +253,13 @@ static int test_memcg_rmdir(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	if (memcg_read_stat(b, &st) || !memcg_stat_has(&st, "cache")) {
+	if (memcg_read_stat(b, &st)) {
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	cache = memcg_stat_get(&st, "cache");
-	refault = memcg_stat_get(&st, "workingset_refault_file");
+	if (cgt_stat(&st, "cache", &cache) ||
+	    cgt_stat(&st, "workingset_refault_file", &refault))
+		goto out;
 	missed = (uint64_t)((1 - hit) * size);
 	ksft_print_msg("new memcg: pass hit %.1f%%, read %" PRIu64 " MiB from storage, cache %"
 		       PRIu64 " MiB, refaults %" PRIu64 " (%" PRIu64 " MiB)\n", 100 * hit,
@@ -280,7 +283,8 @@ static int test_memcg_cgexec(void)
 	char cmd[256];
 	int st;
 
-	snprintf(cmd, sizeof(cmd), "%s/cgexec-switch.sh", getenv("CGT_DIR") ?: "/mnt/wsr/cgtests");
+	snprintf(cmd, sizeof(cmd), "CGT_LIMIT_M=%" PRIu64 " %s/cgexec-switch.sh",
+		 CGT_MEMCG_LIMIT / WS_MiB, getenv("CGT_DIR") ?: "/mnt/wsr/cgtests");
 	st = system(cmd);
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? KSFT_PASS : KSFT_FAIL;
 }

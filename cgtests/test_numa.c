@@ -43,41 +43,34 @@ static int nr_nodes(void)
 	}
 }
 
-static uint64_t node_kb(int node, const char *key)
+/*
+ * A value of node NODE's FILE ("meminfo": "Node N KEY: V kB"; "vmstat":
+ * "KEY V") into *V; false, after saying which, if the file or the key is
+ * missing: a counter that cannot be read must not read as 0.
+ */
+static bool node_val(int node, const char *file, const char *key, uint64_t *v)
 {
 	char path[64], line[256], k[64];
-	uint64_t v = 0, val;
+	bool found = false;
+	uint64_t val;
 	int nid;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/%s", node, file);
 	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Node %d %63[^:]: %" SCNu64, &nid, k, &val) == 3 &&
-		    !strcmp(k, key))
-			v = val;
-	fclose(f);
-	return v;
-}
-
-/* A counter of /sys/devices/system/node/nodeN/vmstat. */
-static uint64_t node_stat(int node, const char *key)
-{
-	char path[64], k[64];
-	uint64_t v = 0, val;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fscanf(f, "%63s %" SCNu64, k, &val) == 2)
-		if (!strcmp(k, key))
-			v = val;
-	fclose(f);
-	return v;
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if ((!strcmp(file, "meminfo") ?
+			     sscanf(line, "Node %d %63[^:]: %" SCNu64, &nid, k, &val) == 3 :
+			     sscanf(line, "%63s %" SCNu64, k, &val) == 2) && !strcmp(k, key)) {
+				*v = val;
+				found = true;
+			}
+		fclose(f);
+	}
+	if (!found)
+		ksft_print_msg("%s: no '%s'%s\n", path, key, f ? "" : " (cannot open)");
+	return found;
 }
 
 static int pin(int cpu)
@@ -175,14 +168,19 @@ static int run_once(const char *placement, const char *old, const char *w,
 	if (!CGT_CHECK(b > 0 && read(fds[0], &c, 1) == 1,
 		       "%" PRIu64 " MiB of ballast faulted in on node 0", bytes / WS_MiB))
 		goto out;
-	s0 = node_stat(0, "workingset_skip");
-	a0 = node_stat(1, "workingset_alloc");
+	if (!node_val(0, "vmstat", "workingset_skip", &s0) ||
+	    !node_val(1, "vmstat", "workingset_alloc", &a0))
+		goto out;
 	*rd = (struct reader){ .cpu = 0, .passes = PASSES, .path = w };
-	ret = cg_run(NULL, reader, rd);
-	r->skip0 = node_stat(0, "workingset_skip") - s0;
-	r->alloc1 = node_stat(1, "workingset_alloc") - a0;
-	r->file1_kb = node_kb(1, "FilePages");
+	if (cg_run(NULL, reader, rd) ||
+	    !node_val(0, "vmstat", "workingset_skip", &r->skip0) ||
+	    !node_val(1, "vmstat", "workingset_alloc", &r->alloc1) ||
+	    !node_val(1, "meminfo", "FilePages", &r->file1_kb))
+		goto out;
+	r->skip0 -= s0;
+	r->alloc1 -= a0;
 	memcpy(r->hit, rd->hit, sizeof(r->hit));
+	ret = 0;
 out:
 	if (b > 0) {
 		kill(b, SIGKILL);
@@ -208,9 +206,9 @@ static void print_run(const char *name, const struct numa_run *r)
 
 static int test_numa_placement(void)
 {
-	uint64_t node_mb = node_kb(0, "MemTotal") / 1024;
 	struct numa_run on = { 0 }, off = { 0 };
 	char old[512], w[512];
+	uint64_t node_mb = 0;
 	bool ok;
 	int err;
 
@@ -220,6 +218,9 @@ static int test_numa_placement(void)
 		       "%d nodes online; the harness booted %s (make test boots a two-node guest for test_numa)",
 		       nr_nodes(), getenv("CGT_NODES") ?: "(unknown)"))
 		return KSFT_FAIL;
+	if (!node_val(0, "meminfo", "MemTotal", &node_mb))
+		return KSFT_FAIL;
+	node_mb /= 1024;
 	cgt_path(old, sizeof(old), "numa-old");
 	cgt_path(w, sizeof(w), "numa-work");
 	err = ws_dataset(old, node_mb * 55 / 100 * WS_MiB) ?:

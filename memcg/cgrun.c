@@ -15,21 +15,26 @@
 #include "cgrun.h"
 #include "memcg.h"
 
-pid_t cg_run_nowait(struct memcg *cg, cg_fn fn, void *arg)
+pid_t cg_fork(void)
 {
-	pid_t pid;
-
-	pid_t parent = getpid();
+	pid_t parent = getpid(), pid;
 
 	fflush(NULL);
 	pid = fork();
+	/* a child outlives no parent: a killed test takes its workload along */
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(1);
+	return pid;
+}
+
+pid_t cg_run_nowait(struct memcg *cg, cg_fn fn, void *arg)
+{
+	pid_t pid = cg_fork();
+
 	if (pid < 0)
 		return -errno;
 	if (pid)
 		return pid;
-	/* a child outlives no parent: a killed test takes its workload along */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(1);
 	if (cg && memcg_attach_self(cg)) {
 		fprintf(stderr, "# %s\n", memcg_strerror());
 		_exit(1);

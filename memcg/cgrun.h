@@ -17,6 +17,12 @@ struct memcg;
 typedef int (*cg_fn)(void *arg);
 
 /*
+ * fork(), with the child killed when the caller dies (PR_SET_PDEATHSIG):
+ * a test the watchdog kills leaves no workload running that would hold
+ * the runner's pipe or load the next test.  Returns as fork() does.
+ */
+pid_t cg_fork(void);
+/*
  * Fork a child that joins CG (NULL: stays in the caller's cgroup), calls
  * FN(ARG) and exits 0 if it returned 0, 1 otherwise.  The child is
  * killed when the caller dies (PR_SET_PDEATHSIG).  The child's pid,
