@@ -101,6 +101,8 @@ static int io_read_bytes(uint64_t *val)
  * say every 15 s how far it got ("# progress:" lines, which the host
  * shows while the guest runs).
  */
+struct ws_setup_clock *ws_setup_clock;
+
 static int write_pattern(int fd, const char *path, uint64_t seed, uint64_t bytes)
 {
 	uint64_t *buf = malloc(CHUNK);
@@ -192,10 +194,16 @@ int ws_dataset(const char *path, uint64_t bytes)
 		return ret;
 	}
 	fprintf(stderr, "# progress: creating data set %s, %" PRIu64 " MiB\n", path, bytes >> 20);
+	if (ws_setup_clock)
+		ws_setup_clock->since = ws_now();
 	ret = ftruncate(fd, 0) ? -errno : write_pattern(fd, path, seed, bytes);
 	if (!ret)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
+	if (ws_setup_clock) {
+		ws_setup_clock->spent += ws_now() - ws_setup_clock->since;
+		ws_setup_clock->since = 0;
+	}
 	return ret;
 }
 

@@ -31,6 +31,16 @@ struct ws_pass {
  * -ENOSPC, with PATH left as it was, if they cannot fit.
  */
 int ws_dataset(const char *path, uint64_t bytes);
+/*
+ * Time spent creating data sets, for a watchdog that must not count it (a
+ * fresh scratch disk under TCG takes minutes per set).  NULL: not kept;
+ * point it at memory shared with the watchdog (cg_shared()).  SINCE is
+ * nonzero (ws_now()) while a set is being written, SPENT the total.
+ */
+struct ws_setup_clock {
+	volatile double spent, since;
+};
+extern struct ws_setup_clock *ws_setup_clock;
 /* What ws_dataset(PATH, BYTES) would still write: BYTES less what PATH occupies. */
 uint64_t ws_dataset_need(const char *path, uint64_t bytes);
 /* Bytes available to users in the file system holding PATH, or -errno. */
