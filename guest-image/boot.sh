@@ -87,7 +87,7 @@ pick_accel() {
 ACCEL=$(pick_accel)
 case "$ACCEL" in
 kvm) ACCEL_ARGS=(-accel kvm -cpu host); say "accelerator: KVM" ;;
-tcg) ACCEL_ARGS=(-accel tcg,thread=multi,tb-size=512 -cpu max)
+tcg) ACCEL_ARGS=(-accel tcg,thread=multi,tb-size=512 -cpu "${WSR_TCG_CPU:-max,-erms,-fsrm}")
      say "accelerator: TCG (software emulation; KVM not usable here)" ;;
 *) die "WSR_ACCEL must be kvm or tcg" ;;
 esac
