@@ -7,7 +7,7 @@ CACHE ?= /var/cache/wsrefault
 MEM ?= 2G
 SMP ?= 2
 NUMA ?= 0
-TIMEOUT ?= 2700
+TIMEOUT ?= 4200
 SCRATCH_SIZE ?= 40G
 T ?=
 
