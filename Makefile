@@ -22,7 +22,7 @@ help: ## list the targets
 		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
 	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(SMP) NUMA=$(NUMA)"
 	@echo "           TIMEOUT=$(TIMEOUT) SCRATCH_SIZE=$(SCRATCH_SIZE) T=<test>"
-	@echo "           WSR_TESTED_POLICY=<policy run in place of distance: the"
+	@echo "           WSR_TESTED_POLICY=<policy run in place of distance and adaptive: the"
 	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 
 kernel: ## build the 6.1 kernel with patches/series (cached by input hash)

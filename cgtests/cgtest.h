@@ -66,6 +66,7 @@ int cgt_read_in(struct memcg *cg, const char *path, int passes, bool verify,
 		double *hit);
 
 struct scn_run;
+struct scn_env;
 
 /*
  * The switch case's bounds, for every scope that runs it (test_global,
@@ -76,9 +77,10 @@ struct scn_run;
 bool cgt_check_switch(const struct scn_run *d, const char *who, int by);
 /*
  * The controls of a scenario run under every policy (RUNS as from
- * scn_run_policies(), "distance", the tested policy, first): only
- * "distance" deactivates on refaults, so the others leave
- * workingset_stale and stale_force at 0, globally and in the memcg.
+ * scn_run_policies()): only the tested "distance" and "adaptive"
+ * deactivate on refaults or drop refaults behind, so the controls
+ * ("activate", "classic") leave workingset_stale, stale_force and
+ * dropbehind at 0, globally and in the memcg.
  * That proves the switch took (the kernel counts only where it
  * deactivates); what tells the policies apart are the tested policy's
  * stale > 0 and the behaviour bounds.  Each run must have completed.
@@ -93,6 +95,19 @@ bool cgt_check_bigger(const struct scn_run *runs, int n);
  * (nearly) nothing was deactivated for it: stale <= 1% of the refaults.
  */
 bool cgt_check_stream(const struct scn_run *d, bool memcg);
+
+/* The run of RUNS asked for POLICY, or NULL. */
+const struct scn_run *cgt_find_run(const struct scn_run *runs, int n, const char *policy);
+/*
+ * The "adaptive" policy's bounds (cgtest.c says what the others show),
+ * each with: never 5 points under "activate" on any pass.
+ * switch: B >= 95% by pass BY and after, A under 60% at the end.
+ */
+bool cgt_check_adaptive_switch(const struct scn_run *runs, int n, const char *who, int by);
+/* bigger: A >= 95% after every B pass; B from pass 3 >= 0.5 (mem - A) / B. */
+bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct scn_env *env);
+/* stream: H >= 99.5% on every pass during the stream. */
+bool cgt_check_adaptive_stream(const struct scn_run *runs, int n);
 
 /*
  * KEY of memory.stat ST into *VAL; -ENOENT, after saying so, when this

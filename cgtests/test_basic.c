@@ -58,10 +58,15 @@ static int test_v1_memory_mounted(void)
 /*
  * A memcg with a hard limit writes and reads back four times its limit in
  * file data: the limit reclaims (memory.failcnt moves, usage reaches it)
- * and every byte reads back intact.  max_usage <= limit and cache <=
- * limit hold by construction of the page counter; they are checked, but
- * they are not what this test is for.
+ * and every byte reads back intact.  cache <= limit holds by
+ * construction of the page counter, and so does max_usage <= limit, up
+ * to the charges 6.1 forces past the limit (try_charge_memcg(): atomic
+ * and __GFP_HIGH allocations, tasks that are exiting): a run under the
+ * "activate" policy, with no code of the series on the path, saw
+ * max_usage 212 KiB over.  They are checked, with MAXU_SLACK for the
+ * forced charges, but they are not what this test is for.
  */
+#define MAXU_SLACK	(2 * WS_MiB)
 static int test_hard_limit_file(void)
 {
 	const uint64_t limit = 128 * WS_MiB, size = 4 * limit;
@@ -117,8 +122,9 @@ static int test_hard_limit_file(void)
 	if (CGT_CHECK(WIFEXITED(status) && !WEXITSTATUS(status),
 		      "wrote %" PRIu64 " MiB, read it back twice intact", size / WS_MiB) &
 	    CGT_CHECK(lim == limit, "limit %" PRIu64 " MiB", lim / WS_MiB) &
-	    CGT_CHECK(maxu <= limit, "max_usage %" PRIu64 " KiB <= limit %" PRIu64 " KiB",
-		      maxu / 1024, limit / 1024) &
+	    CGT_CHECK(maxu <= limit + MAXU_SLACK,
+		      "max_usage %" PRIu64 " KiB <= limit %" PRIu64 " KiB + %" PRIu64
+		      " KiB of forced charges", maxu / 1024, limit / 1024, MAXU_SLACK / 1024) &
 	    CGT_CHECK(maxu > limit * 9 / 10, "the limit was reached (max_usage %" PRIu64 " KiB)",
 		      maxu / 1024) &
 	    CGT_CHECK(failcnt > 0, "the limit reclaimed: memory.failcnt %" PRIu64, failcnt) &

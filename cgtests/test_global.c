@@ -74,7 +74,7 @@ static int test_policy_input(void)
  */
 static int test_global_switch(void)
 {
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	struct scn_env env = { .tag = "global-switch", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	bool ok;
@@ -92,13 +92,17 @@ static int test_global_switch(void)
 	ok &= CGT_CHECK(d->global.stale > 0, "%s: workingset_stale rose by %" PRIu64,
 			d->policy, d->global.stale);
 	ok &= cgt_check_switch_controls(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_switch(runs, scn_npolicies, NULL, 3);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* A activated, then B bigger than memory: A is left untouched. */
+/*
+ * A activated, then B bigger than memory looped: A is left untouched,
+ * and under "adaptive" the part of B that fits beside A is served.
+ */
 static int test_global_bigger(void)
 {
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	struct scn_env env = { .tag = "global-bigger", .mem = scn_global_mem() };
 	scn_fn fn;
 
@@ -109,7 +113,8 @@ static int test_global_bigger(void)
 	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (runs[0].failed)
 		return KSFT_FAIL;
-	return cgt_check_bigger(runs, scn_npolicies) ? KSFT_PASS : KSFT_FAIL;
+	return cgt_check_bigger(runs, scn_npolicies) &
+	       cgt_check_adaptive_bigger(runs, scn_npolicies, &env) ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*
@@ -119,7 +124,7 @@ static int test_global_bigger(void)
  */
 static int test_global_stream(void)
 {
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	struct scn_env env = { .tag = "global-stream", .mem = scn_global_mem() };
 	const struct scn_run *d = &runs[0];
 	bool ok;
@@ -134,8 +139,10 @@ static int test_global_stream(void)
 		return KSFT_FAIL;
 	ok = cgt_check_stream(d, false);
 	ok &= cgt_check_controls(runs, scn_npolicies);
-	ksft_print_msg("for comparison: worst H pass %.1f%% (activate), %.1f%% (classic)\n",
-		       100 * scn_min_hit(&runs[1], 'H', 3), 100 * scn_min_hit(&runs[2], 'H', 3));
+	ok &= cgt_check_adaptive_stream(runs, scn_npolicies);
+	for (int i = 0; i < scn_npolicies; i++)
+		ksft_print_msg("for comparison: worst H pass %.1f%% (%s)\n",
+			       100 * scn_min_hit(&runs[i], 'H', 3), runs[i].policy);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 

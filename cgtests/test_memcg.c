@@ -45,7 +45,7 @@ static bool check_memcg_vs_global(const struct scn_run *d)
 static int test_memcg_switch(void)
 {
 	struct scn_env env = { .tag = "memcg-switch", .memcg = cgt_name("switch") };
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	const struct scn_run *d = &runs[0];
 	bool ok;
 
@@ -59,15 +59,16 @@ static int test_memcg_switch(void)
 	ok &= CGT_CHECK(d->memcg.refault > 0, "memory.stat total_workingset_refault_file %" PRIu64,
 			d->memcg.refault);
 	ok &= cgt_check_switch_controls(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_switch(runs, scn_npolicies, "at the limit", 3);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* B bigger than the limit: A is left alone. */
+/* B bigger than the limit, looped: A is left alone. */
 static int test_memcg_bigger(void)
 {
 	struct scn_env env = { .tag = "memcg-bigger", .memcg = cgt_name("bigger"),
 			       .mem = LIMIT, .limit = LIMIT };
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	scn_fn fn;
 
 	if (memcg_lib_init() || scn_setup(&env, "bigger", &fn))
@@ -75,7 +76,8 @@ static int test_memcg_bigger(void)
 	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (runs[0].failed)
 		return KSFT_FAIL;
-	return cgt_check_bigger(runs, scn_npolicies) ? KSFT_PASS : KSFT_FAIL;
+	return cgt_check_bigger(runs, scn_npolicies) &
+	       cgt_check_adaptive_bigger(runs, scn_npolicies, &env) ? KSFT_PASS : KSFT_FAIL;
 }
 
 /* A hot set between chunks of a stream of 2x the limit, read twice. */
@@ -83,7 +85,7 @@ static int test_memcg_stream(void)
 {
 	struct scn_env env = { .tag = "memcg-stream", .memcg = cgt_name("stream"),
 			       .mem = LIMIT, .limit = LIMIT };
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	bool ok;
 	scn_fn fn;
 
@@ -94,6 +96,52 @@ static int test_memcg_stream(void)
 		return KSFT_FAIL;
 	ok = cgt_check_stream(&runs[0], true);
 	ok &= cgt_check_controls(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_stream(runs, scn_npolicies);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * The three scenarios in a memcg at 768M, where the file LRU is under
+ * 1 GiB and the kernel's inactive ratio is 1 (active no larger than
+ * inactive): "adaptive" must meet the same bounds there, against
+ * "activate" (6.1), which shows what this ratio costs it.  Only these two
+ * run, to keep the suite's time.
+ */
+#define SMALL_LIMIT	cgt_scaled(768 * WS_MiB)
+
+/* not in the suite yet: it has not run on a kernel with the final patch */
+static int __attribute__((unused)) test_memcg_small(void)
+{
+	static const char *const scns[] = { "switch", "bigger", "stream" };
+	static const char *const pols[] = { "adaptive", "activate" };
+	bool ok = true;
+
+	if (memcg_lib_init())
+		return KSFT_FAIL;
+	for (unsigned int s = 0; s < ARRAY_SIZE(scns); s++) {
+		char tag[64];
+		struct scn_env env = { .tag = tag, .memcg = cgt_name("small"),
+				       .mem = SMALL_LIMIT, .limit = SMALL_LIMIT };
+		struct scn_run runs[ARRAY_SIZE(pols)];
+		scn_fn fn;
+
+		snprintf(tag, sizeof(tag), "small-%s", scns[s]);
+		if (scn_setup(&env, scns[s], &fn))
+			return KSFT_FAIL;
+		ksft_print_msg("%s at %" PRIu64 " MiB:\n", scns[s], SMALL_LIMIT / WS_MiB);
+		for (unsigned int p = 0; p < ARRAY_SIZE(pols); p++) {
+			scn_run(&env, pols[p], fn, &runs[p]);
+			scn_print(stdout, "# ", &env, &runs[p]);
+		}
+		ok &= cgt_check_controls(runs, ARRAY_SIZE(pols));
+		if (s == 0)
+			ok &= cgt_check_adaptive_switch(runs, ARRAY_SIZE(pols), "at 768M", 3);
+		else if (s == 1)
+			ok &= cgt_check_adaptive_bigger(runs, ARRAY_SIZE(pols), &env);
+		else
+			ok &= cgt_check_adaptive_stream(runs, ARRAY_SIZE(pols));
+	}
+	scn_set_policy("distance");
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 

@@ -212,7 +212,7 @@ static bool emulated(void)
 static bool switch_phase(struct memcg **cg, char path[][512], double secs,
 			 bool sw)
 {
-	static const char *const pol[] = { "distance", "activate", "classic" };
+	static const char *const pol[] = { "distance", "adaptive", "activate", "classic" };
 	double deadline = ws_now() + secs;
 	struct kids k = { 0 };
 	int tick = 0;
@@ -228,7 +228,7 @@ static bool switch_phase(struct memcg **cg, char path[][512], double secs,
 	k.pid[k.n] = cg_fork();
 	if (k.pid[k.n] == 0) {
 		while (ws_now() < deadline) {
-			if (sw && tick % 4 == 0 && scn_set_policy(pol[tick / 4 % 3]))
+			if (sw && tick % 4 == 0 && scn_set_policy(pol[tick / 4 % ARRAY_SIZE(pol)]))
 				_exit(1);
 			if (sw && tick % 16 == 10)
 				ws_file_write("/sys/kernel/mm/lru_gen/enabled",
@@ -260,7 +260,7 @@ static bool switch_phase(struct memcg **cg, char path[][512], double secs,
  */
 static int test_stress_switch(void)
 {
-	static const char *const pol[] = { "distance", "activate", "classic" };
+	static const char *const pol[] = { "distance", "adaptive", "activate", "classic" };
 	struct memcg *cg[4] = { NULL };
 	char path[4][512], name[32];
 	bool mglru, tcg, ok = false;
@@ -291,7 +291,7 @@ static int test_stress_switch(void)
 				"multi-gen LRU: 8 readers read intact data");
 		ok &= !ws_file_write("/sys/kernel/mm/lru_gen/enabled", "n");
 	}
-	for (i = 0; i < 3 && ok; i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(pol) && ok; i++) {
 		ok &= !scn_set_policy(pol[i]);
 		ok &= CGT_CHECK(switch_phase(cg, path, SECS / 2, !tcg),
 				"%s: 8 readers read intact data%s", pol[i],

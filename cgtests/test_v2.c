@@ -35,7 +35,7 @@ static int test_v2_switch(void)
 {
 	struct scn_env env = { .tag = "memcg-switch", .memcg = cgt_name("v2_switch"),
 			       .mem = LIMIT, .limit = LIMIT };
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	const struct scn_run *d = &runs[0];
 	scn_fn fn;
 	bool ok;
@@ -51,15 +51,16 @@ static int test_v2_switch(void)
 	ok &= CGT_CHECK(d->memcg.refault > 0, "%s: memory.stat workingset_refault_file %" PRIu64,
 			d->policy, d->memcg.refault);
 	ok &= cgt_check_switch_controls(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_switch(runs, scn_npolicies, "at memory.max", 3);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* B bigger than memory.max: A is left alone. */
+/* B bigger than memory.max, looped: A is left alone. */
 static int test_v2_bigger(void)
 {
 	struct scn_env env = { .tag = "memcg-bigger", .memcg = cgt_name("v2_bigger"),
 			       .mem = LIMIT, .limit = LIMIT };
-	struct scn_run runs[3];
+	struct scn_run runs[SCN_NPOLICIES];
 	scn_fn fn;
 
 	if (!v2_init() || scn_setup(&env, "bigger", &fn))
@@ -67,7 +68,8 @@ static int test_v2_bigger(void)
 	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
 	if (runs[0].failed)
 		return KSFT_FAIL;
-	return cgt_check_bigger(runs, scn_npolicies) ? KSFT_PASS : KSFT_FAIL;
+	return cgt_check_bigger(runs, scn_npolicies) &
+	       cgt_check_adaptive_bigger(runs, scn_npolicies, &env) ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*

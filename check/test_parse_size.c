@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_parse_size.c - ws_parse_size() (memcg/wsload.c): what it takes,
- * what it refuses, and overflow.  TAP on stdout.
+ * what it refuses, and overflow; and the zipf scenario's draws
+ * (ws_zipf_*).  TAP on stdout.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
@@ -27,6 +29,41 @@ static void bad(const char *s, int want)
 
 	tap_ok(err == want && v == 12345, "'%s' is refused with %s (got %d: %s)", s,
 	       want == -ERANGE ? "ERANGE" : "EINVAL", err, err ? strerror(-err) : "accepted");
+}
+
+/*
+ * The zipf scenario's draws: in range, the same for the same seed, and
+ * distributed as Zipf(0.9), whose hottest 2/3 of 720000 pages draw 94.7%
+ * of the reads (the "best static set" the scenario is measured against).
+ */
+static void zipf(void)
+{
+	const uint64_t pages = 720000;
+	struct ws_zipf a, b;
+	uint64_t hot = 0, same = 0, inrange = 0, n = 200000;
+	uint32_t *rank_of = calloc(pages, sizeof(*rank_of));
+
+	if (!tap_ok(rank_of && !ws_zipf_init(&a, pages, 0.9, 42) &&
+		    !ws_zipf_init(&b, pages, 0.9, 42), "ws_zipf_init over %" PRIu64 " pages", pages))
+		return;
+	for (uint64_t r = 0; r < pages; r++)
+		rank_of[a.perm[r]] = r;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t x = ws_zipf_next(&a), y = ws_zipf_next(&b);
+
+		inrange += x < pages;
+		same += x == y;
+		hot += x < pages && rank_of[x] < pages * 2 / 3;
+	}
+	tap_ok(inrange == n && same == n, "zipf: %" PRIu64 " draws in range, %" PRIu64
+	       " equal for the same seed (of %" PRIu64 ")", inrange, same, n);
+	tap_ok(hot > n * 935 / 1000 && hot < n * 960 / 1000,
+	       "zipf 0.9: the hottest 2/3 of the pages draw %.1f%% (94.7%% expected)",
+	       100.0 * hot / n);
+	tap_ok(ws_zipf_init(&b, 0, 0.9, 1) == -EINVAL, "zipf over 0 pages is refused");
+	ws_zipf_free(&a);
+	ws_zipf_free(&b);
+	free(rank_of);
 }
 
 int main(void)
@@ -60,5 +97,6 @@ int main(void)
 	bad("0x10M", -EINVAL);
 	bad("0M", -EINVAL);
 	bad("0G", -EINVAL);
+	zipf();
 	return tap_done();
 }

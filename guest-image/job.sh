@@ -5,7 +5,8 @@
 #
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
-#   WSR_TESTED_POLICY (run that policy where the tests ask for "distance")
+#   WSR_TESTED_POLICY (run that policy where the tests ask for "distance"
+#   or "adaptive")
 #   CGT_SCALE (percent: the memcg tests' limits and fixed-size sets)
 #   (KERNEL=debug: the debug kernel, KERNEL=pristine: stock 6.1 with the
 #   same config; either is built if missing)
@@ -92,9 +93,9 @@ fi
 append=""
 case "${WSR_TESTED_POLICY:-}" in
 "") ;;
-distance|activate|classic) append="wsr.tested=$WSR_TESTED_POLICY"
-	say "WSR_TESTED_POLICY=$WSR_TESTED_POLICY: it runs where the tests ask for distance" ;;
-*) say "WSR_TESTED_POLICY is distance, activate or classic"; exit 2 ;;
+distance|adaptive|activate|classic) append="wsr.tested=$WSR_TESTED_POLICY"
+	say "WSR_TESTED_POLICY=$WSR_TESTED_POLICY: it runs where the tests ask for distance or adaptive" ;;
+*) say "WSR_TESTED_POLICY is distance, adaptive, activate or classic"; exit 2 ;;
 esac
 case "${CGT_SCALE:-}" in
 "") ;;

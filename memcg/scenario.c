@@ -24,8 +24,10 @@
 
 #define POLICY_FILE "/proc/sys/vm/workingset_policy"
 
-const char *const scn_policies[] = { "distance", "activate", "classic" };
-const int scn_npolicies = 3;
+const char *const scn_policies[SCN_NPOLICIES] = {
+	"distance", "adaptive", "activate", "classic",
+};
+const int scn_npolicies = SCN_NPOLICIES;
 
 static const char *datadir = "/scratch/wsr";
 
@@ -45,29 +47,38 @@ static void scn_msg(const char *fmt, ...)
 }
 
 /*
- * WSR_TESTED_POLICY=activate (say) runs that policy wherever "distance",
- * the policy under test, is asked for: the experiment that shows which
- * tests fail on a kernel whose series does nothing.
+ * WSR_TESTED_POLICY=activate (say) runs that policy wherever "distance"
+ * or "adaptive", the policies under test, are asked for: the experiment
+ * that shows which tests fail on a kernel whose series does nothing.
  */
 const char *scn_tested_policy(void)
 {
 	const char *p = getenv("WSR_TESTED_POLICY");
 
-	return p && *p ? p : "distance";
+	return p && *p ? p : NULL;
+}
+
+/* The policy that runs when POLICY is asked for. */
+const char *scn_policy_run(const char *policy)
+{
+	const char *t = scn_tested_policy();
+
+	if (t && (!strcmp(policy, "distance") || !strcmp(policy, "adaptive")))
+		return t;
+	return policy;
 }
 
 int scn_set_policy(const char *policy)
 {
 	static bool said;
 
-	if (!strcmp(policy, "distance") && strcmp(scn_tested_policy(), "distance")) {
+	if (strcmp(scn_policy_run(policy), policy)) {
 		if (!said)
-			scn_msg("WSR_TESTED_POLICY: '%s' runs where 'distance' is asked for\n",
+			scn_msg("WSR_TESTED_POLICY: '%s' runs where 'distance' or 'adaptive' is asked for\n",
 				scn_tested_policy());
 		said = true;
-		policy = scn_tested_policy();
 	}
-	return ws_file_write(POLICY_FILE, policy);
+	return ws_file_write(POLICY_FILE, scn_policy_run(policy));
 }
 
 uint64_t scn_global_mem(void)
@@ -154,10 +165,10 @@ static int counters_global(struct scn_counters *c)
 	static const char *const keys[] = {
 		"workingset_refault_file", "workingset_activate_file",
 		"workingset_stale", "workingset_stale_force",
-		"workingset_skip", "workingset_alloc",
+		"workingset_skip", "workingset_alloc", "workingset_dropbehind",
 	};
 	uint64_t *vals[] = { &c->refault, &c->activate, &c->stale,
-			     &c->stale_force, &c->skip, &c->alloc };
+			     &c->stale_force, &c->skip, &c->alloc, &c->dropbehind };
 	int err;
 
 	memset(c, 0, sizeof(*c));
@@ -176,9 +187,10 @@ static int counters_memcg(const struct memcg *cg, struct scn_counters *c)
 {
 	static const char *const keys[] = {
 		"workingset_refault_file", "workingset_activate_file",
-		"workingset_stale", "workingset_stale_force",
+		"workingset_stale", "workingset_stale_force", "workingset_dropbehind",
 	};
-	uint64_t *vals[] = { &c->refault, &c->activate, &c->stale, &c->stale_force };
+	uint64_t *vals[] = { &c->refault, &c->activate, &c->stale, &c->stale_force,
+			     &c->dropbehind };
 	struct memcg_stat st;
 	int err;
 
@@ -209,6 +221,7 @@ static void counters_sub(struct scn_counters *a, const struct scn_counters *b)
 	a->stale_force -= b->stale_force;
 	a->skip -= b->skip;
 	a->alloc -= b->alloc;
+	a->dropbehind -= b->dropbehind;
 }
 
 struct scn_child {
@@ -238,12 +251,13 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	memset(out, 0, sizeof(*out));
 	out->failed = true;
 	snprintf(out->policy, sizeof(out->policy), "%s", policy);
+	snprintf(out->asked, sizeof(out->asked), "%s", policy);
 	run = cg_shared(sizeof(*run));
 	if (!run)
 		return -1;
 	/* the policy that really runs (see WSR_TESTED_POLICY) */
-	snprintf(run->policy, sizeof(run->policy), "%s",
-		 strcmp(policy, "distance") ? policy : scn_tested_policy());
+	snprintf(run->policy, sizeof(run->policy), "%s", scn_policy_run(policy));
+	snprintf(run->asked, sizeof(run->asked), "%s", policy);
 	err = scn_set_policy(policy);
 	if (err) {
 		scn_msg("%s=%s: %s\n", POLICY_FILE, policy, strerror(-err));
@@ -314,14 +328,17 @@ void scn_print(FILE *f, const char *pfx, const struct scn_env *env,
 		fprintf(f, "\n");
 	}
 	fprintf(f, "%s  vmstat: refault %" PRIu64 " activate %" PRIu64 " stale %" PRIu64
-		" stale_force %" PRIu64 " skip %" PRIu64 " alloc %" PRIu64 "\n", pfx,
-		run->global.refault, run->global.activate, run->global.stale,
-		run->global.stale_force, run->global.skip, run->global.alloc);
+		" stale_force %" PRIu64 " dropbehind %" PRIu64 " skip %" PRIu64 " alloc %" PRIu64
+		"\n", pfx, run->global.refault, run->global.activate, run->global.stale,
+		run->global.stale_force, run->global.dropbehind, run->global.skip,
+		run->global.alloc);
 	if (env->memcg)
 		fprintf(f, "%s  memory.stat: %sworkingset_refault_file %" PRIu64
-			" activate_file %" PRIu64 " stale %" PRIu64 " stale_force %" PRIu64 "\n",
+			" activate_file %" PRIu64 " stale %" PRIu64 " stale_force %" PRIu64
+			" dropbehind %" PRIu64 "\n",
 			pfx, memcg_is_v2() ? "" : "total_", run->memcg.refault,
-			run->memcg.activate, run->memcg.stale, run->memcg.stale_force);
+			run->memcg.activate, run->memcg.stale, run->memcg.stale_force,
+			run->memcg.dropbehind);
 }
 
 int scn_first_pass_at(const struct scn_run *run, char c, double min)
@@ -370,10 +387,13 @@ int scn_switch(const struct scn_env *env, struct scn_run *run)
 	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 8);
 }
 
-/* A activated, then B bigger than memory read twice.  Sets: A, B. */
+/*
+ * A activated, then B bigger than memory read 4 times, a loop: what of
+ * B fits beside A can be served from the 2nd pass on.  Sets: A, B.
+ */
 int scn_bigger(const struct scn_env *env, struct scn_run *run)
 {
-	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 2);
+	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 4);
 }
 
 /*
@@ -399,10 +419,43 @@ int scn_stream(const struct scn_env *env, struct scn_run *run)
 }
 
 /* The scenarios' sets, as fractions of the memory they are sized on. */
+/*
+ * Zipf (alpha 0.9) 4 KiB random reads over a set Z of 1.5x memory, the
+ * cache pre-filled by one sequential pass of Z: SCN_ZIPF_ROUNDS rounds,
+ * each of a quarter of Z's pages in reads, recorded as Z's passes.  The
+ * best static choice keeps the hottest pages that fit: at alpha 0.9 the
+ * hottest 2/3 of the pages draw ~94% of the reads.  Sets: Z.
+ */
+int scn_zipf(const struct scn_env *env, struct scn_run *run)
+{
+	uint64_t pages = env->sizes[0] / 4096;
+	struct ws_zipf z;
+	int err;
+
+	err = ws_zipf_init(&z, pages, SCN_ZIPF_ALPHA, 0x5eedULL);
+	if (err) {
+		fprintf(stderr, "zipf over %" PRIu64 " pages: %s\n", pages, strerror(-err));
+		return -1;
+	}
+	err = scn_read_part(env, run, 0, 0, 0, false);
+	for (int r = 0; !err && r < SCN_ZIPF_ROUNDS; r++) {
+		struct ws_pass p;
+
+		err = ws_read_zipf(env->paths[0], &z, pages / 4, false, &p);
+		if (err)
+			fprintf(stderr, "%s: %s\n", env->paths[0], strerror(-err));
+		else
+			record(env, run, 0, &p);
+	}
+	ws_zipf_free(&z);
+	return err ? -1 : 0;
+}
+
 const struct scn_plan scn_plans[] = {
 	{ "switch", scn_switch, { { 'A', 7, 10 }, { 'B', 7, 10 } } },
 	{ "bigger", scn_bigger, { { 'A', 7, 10 }, { 'B', 3, 2 } } },
 	{ "stream", scn_stream, { { 'H', 4, 10 }, { 'S', 2, 1 } } },
+	{ "zipf", scn_zipf, { { 'Z', 3, 2 } } },
 };
 const int scn_nplans = sizeof(scn_plans) / sizeof(scn_plans[0]);
 
@@ -416,7 +469,11 @@ const struct scn_plan *scn_plan_of(const char *scenario)
 
 uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem)
 {
-	uint64_t q = mem / p->sets[k].den, b;
+	uint64_t q, b;
+
+	if (!p->sets[k].set)
+		return 0;
+	q = mem / p->sets[k].den;
 
 	/* a memory size from the command line can be near 2^64: saturate */
 	if (q > (UINT64_MAX - p->sets[k].den) / p->sets[k].num)
@@ -434,7 +491,7 @@ int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
 	if (!p)
 		return -EINVAL;
 	*fn = p->fn;
-	for (int k = 0; k < 2 && !err; k++) {
+	for (int k = 0; k < 2 && p->sets[k].set && !err; k++) {
 		if (!scn_plan_bytes(p, k, env->mem)) {
 			scn_msg("%s: set %c would be %u/%u of %" PRIu64 " MiB, under %" PRIu64
 				" MiB: size the scenario on more memory\n", scenario, p->sets[k].set,

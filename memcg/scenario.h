@@ -23,11 +23,12 @@ struct scn_pass {
 
 /* Counters a run moved: /proc/vmstat deltas, and the memcg's own. */
 struct scn_counters {
-	uint64_t refault, activate, stale, stale_force, skip, alloc;
+	uint64_t refault, activate, stale, stale_force, skip, alloc, dropbehind;
 };
 
 struct scn_run {
-	char policy[16];
+	char policy[16];		/* the policy that ran */
+	char asked[16];			/* the one asked for (see scn_set_policy()) */
 	int npass;
 	struct scn_pass p[SCN_MAX_PASSES];
 	struct scn_counters global;
@@ -51,7 +52,13 @@ struct scn_env {
 
 typedef int (*scn_fn)(const struct scn_env *env, struct scn_run *run);
 
-extern const char *const scn_policies[];
+/*
+ * The policies the tests compare, the tested ones first: "distance"
+ * (the default), "adaptive", then the controls "activate" (6.1) and
+ * "classic" (before 3.15).
+ */
+#define SCN_NPOLICIES	4
+extern const char *const scn_policies[SCN_NPOLICIES];
 extern const int scn_npolicies;
 
 /* Where data sets live (default /scratch/wsr). */
@@ -76,12 +83,16 @@ int scn_read_part(const struct scn_env *env, struct scn_run *run, int i,
 void scn_print(FILE *f, const char *prefix, const struct scn_env *env,
 	       const struct scn_run *run);
 /*
- * Write vm.workingset_policy.  "distance" is the policy under test; with
- * WSR_TESTED_POLICY set in the environment, that policy runs in its place
- * (scn_tested_policy() says which), to show what the tests catch.
+ * Write vm.workingset_policy.  "distance" and "adaptive" are the
+ * policies under test; with WSR_TESTED_POLICY set in the environment,
+ * that policy runs in the place of either (scn_tested_policy() says
+ * which), to show what the tests catch.
  */
 int scn_set_policy(const char *policy);
+/* WSR_TESTED_POLICY, or NULL when it is not set. */
 const char *scn_tested_policy(void);
+/* The policy that runs when POLICY is asked for. */
+const char *scn_policy_run(const char *policy);
 
 /* Sets are whole multiples of this (scn_add_set() rounds down). */
 #define SCN_SET_UNIT	((uint64_t)64 << 20)
@@ -100,11 +111,14 @@ extern const struct scn_plan scn_plans[];
 extern const int scn_nplans;
 /* The plan of SCENARIO, or NULL for an unknown name. */
 const struct scn_plan *scn_plan_of(const char *scenario);
-/* Set K of plan P sized on MEM, as scn_add_set() rounds it (0: too small). */
+/*
+ * Set K of plan P sized on MEM, as scn_add_set() rounds it (0: too small,
+ * or no set K: a plan's second set may be absent, its .set 0).
+ */
 uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem);
 
 /*
- * Size the sets of SCENARIO ("switch", "bigger" or "stream") on env->mem,
+ * Size the sets of SCENARIO ("switch", "bigger", "stream" or "zipf") on env->mem,
  * add them, and set *FN; -EINVAL for another name.  Tests and wsr-bench
  * run the same scenarios this way.
  */
@@ -120,6 +134,9 @@ void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs
 int scn_switch(const struct scn_env *env, struct scn_run *run);
 int scn_bigger(const struct scn_env *env, struct scn_run *run);
 int scn_stream(const struct scn_env *env, struct scn_run *run);
+#define SCN_ZIPF_ALPHA	0.9
+#define SCN_ZIPF_ROUNDS	6
+int scn_zipf(const struct scn_env *env, struct scn_run *run);
 
 /* First pass (1-based) of set C with hit >= MIN, or 0 if none. */
 int scn_first_pass_at(const struct scn_run *run, char c, double min);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,10 +222,27 @@ int ws_write_file(const char *path, uint64_t bytes)
 	return ret;
 }
 
+/* A pass's time, its bytes from storage since IO0, and its hit ratio. */
+static int pass_end(struct ws_pass *p, uint64_t io0, double t0)
+{
+	uint64_t io1;
+	int ret;
+
+	p->secs = ws_now() - t0;
+	ret = io_read_bytes(&io1);
+	if (ret)
+		return ret;
+	p->disk_bytes = io1 - io0;
+	p->hit = p->bytes ? 1.0 - (double)p->disk_bytes / p->bytes : 0;
+	if (p->hit < 0)
+		p->hit = 0;
+	return 0;
+}
+
 int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
 		  struct ws_pass *p)
 {
-	uint64_t seed = seed_of(path), io0, io1, end;
+	uint64_t seed = seed_of(path), io0, end;
 	uint64_t *buf;
 	struct stat st;
 	double t0;
@@ -263,16 +281,112 @@ int ws_read_range(const char *path, uint64_t off, uint64_t len, bool verify,
 			p->intact = false;
 		p->bytes += got;
 	}
-	p->secs = ws_now() - t0;
-	ret = io_read_bytes(&io1);
-	if (ret)
-		goto out;
-	p->disk_bytes = io1 - io0;
-	p->hit = p->bytes ? 1.0 - (double)p->disk_bytes / p->bytes : 0;
-	if (p->hit < 0)
-		p->hit = 0;
+	ret = pass_end(p, io0, t0);
 out:
 	free(buf);
+	close(fd);
+	return ret;
+}
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+int ws_zipf_init(struct ws_zipf *z, uint64_t pages, double alpha, uint64_t seed)
+{
+	double sum = 0, acc = 0;
+
+	memset(z, 0, sizeof(*z));
+	if (!pages || pages > UINT32_MAX || alpha <= 0)
+		return -EINVAL;
+	z->pages = pages;
+	z->cdf = malloc(pages * sizeof(*z->cdf));
+	z->perm = malloc(pages * sizeof(*z->perm));
+	if (!z->cdf || !z->perm) {
+		ws_zipf_free(z);
+		return -ENOMEM;
+	}
+	z->state = seed ? seed : 1;
+	for (uint64_t r = 0; r < pages; r++)
+		sum += pow((double)(r + 1), -alpha);
+	for (uint64_t r = 0; r < pages; r++) {
+		acc += pow((double)(r + 1), -alpha);
+		z->cdf[r] = acc / sum;
+	}
+	z->cdf[pages - 1] = 1.0;
+	/* Fisher-Yates */
+	for (uint64_t i = 0; i < pages; i++)
+		z->perm[i] = i;
+	for (uint64_t i = pages - 1; i > 0; i--) {
+		uint64_t j = xorshift(&z->state) % (i + 1);
+		uint32_t t = z->perm[i];
+
+		z->perm[i] = z->perm[j];
+		z->perm[j] = t;
+	}
+	return 0;
+}
+
+void ws_zipf_free(struct ws_zipf *z)
+{
+	free(z->cdf);
+	free(z->perm);
+	z->cdf = NULL;
+	z->perm = NULL;
+}
+
+uint32_t ws_zipf_next(struct ws_zipf *z)
+{
+	double u = (double)(xorshift(&z->state) >> 11) * 0x1.0p-53;
+	uint32_t lo = 0, hi = z->pages - 1;
+
+	/* the first rank whose cdf reaches u */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (z->cdf[mid] < u)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return z->perm[lo];
+}
+
+int ws_read_zipf(const char *path, struct ws_zipf *z, uint64_t nreads, bool verify,
+		 struct ws_pass *p)
+{
+	uint64_t seed = seed_of(path), io0, buf[4096 / 8];
+	double t0;
+	int fd, ret;
+
+	memset(p, 0, sizeof(*p));
+	p->intact = true;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+	ret = io_read_bytes(&io0);
+	if (ret)
+		goto out;
+	t0 = ws_now();
+	for (uint64_t i = 0; i < nreads; i++) {
+		uint64_t off = (uint64_t)ws_zipf_next(z) * sizeof(buf);
+		ssize_t got = pread(fd, buf, sizeof(buf), off);
+
+		if (got != (ssize_t)sizeof(buf)) {
+			ret = got < 0 ? -errno : -EIO;
+			goto out;
+		}
+		if (verify && !check(buf, got, seed, off))
+			p->intact = false;
+		p->bytes += got;
+	}
+	ret = pass_end(p, io0, t0);
+out:
 	close(fd);
 	return ret;
 }

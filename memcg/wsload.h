@@ -66,6 +66,29 @@ int ws_write_file(const char *path, uint64_t bytes);
 int ws_check_block(const char *path, const void *buf, size_t len, uint64_t off);
 /* The pattern PATH holds at [OFF, OFF+LEN). */
 void ws_fill_block(const char *path, void *buf, size_t len, uint64_t off);
+/*
+ * Zipf-distributed page numbers over a file of PAGES pages: rank r (0 the
+ * hottest) is drawn with probability ~ 1 / (r + 1)^ALPHA and stands for a
+ * page of a fixed random permutation, so that hot pages are spread over
+ * the file (no readahead favours them).  The sequence is a function of
+ * SEED alone: every policy sees the same reads.
+ */
+struct ws_zipf {
+	uint32_t pages;
+	double *cdf;		/* cdf[r]: P(rank <= r) */
+	uint32_t *perm;		/* rank -> page */
+	uint64_t state;		/* xorshift64* */
+};
+int ws_zipf_init(struct ws_zipf *z, uint64_t pages, double alpha, uint64_t seed);
+void ws_zipf_free(struct ws_zipf *z);
+uint32_t ws_zipf_next(struct ws_zipf *z);
+/*
+ * NREADS 4 KiB preads of PATH at Zipf-drawn pages (POSIX_FADV_RANDOM: no
+ * readahead), each one's content checked if VERIFY.
+ */
+int ws_read_zipf(const char *path, struct ws_zipf *z, uint64_t nreads, bool verify,
+		 struct ws_pass *p);
+
 /* Fraction of PATH's pages resident in the page cache, or -1 on error. */
 double ws_residency(const char *path);
 /* Drop PATH's clean page cache (POSIX_FADV_DONTNEED). */

@@ -27,7 +27,11 @@
 #include "wsload.h"
 
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
-#define MAX_RUNS 4
+/* every policy and MGLRU, "adaptive" (the series' newest) first */
+static const char *const all_policies[] = {
+	"adaptive", "distance", "activate", "classic", "mglru",
+};
+#define MAX_RUNS (int)(sizeof(all_policies) / sizeof(all_policies[0]))
 #define SET_UNIT SCN_SET_UNIT
 
 /*
@@ -39,13 +43,16 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-d DIR] SCENARIO...\n"
-		"  SCENARIO   switch, bigger or stream\n"
+		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-P POLICIES] [-d DIR] SCENARIO...\n"
+		"  SCENARIO   switch, bigger, stream or zipf\n"
 		"  -g MEMCG   run inside this memcg (it must not exist: created and removed\n"
 		"             for each run); the scenario is sized on LIMIT\n"
 		"  -l LIMIT   the hard limit, e.g. 1280M (memory.limit_in_bytes; v2: memory.max)\n"
 		"  -p PARENT  put the limit on PARENT (must not exist either), run in PARENT/MEMCG\n"
-		"  -m         also run with the multi-gen LRU enabled\n"
+		"  -m         also run with the multi-gen LRU enabled (policy \"mglru\")\n"
+		"  -P LIST    the policies to run, comma-separated, in that order, from\n"
+		"             adaptive, distance, activate, classic, mglru (default: the\n"
+		"             first four, and mglru with -m)\n"
 		"  -d DIR     data directory (default /scratch/wsr)\n"
 		"  -h         this help\n"
 		"exit status: 0 done, 1 failed, 2 bad usage\n");
@@ -69,7 +76,7 @@ static int bad_usage(const char *fmt, ...)
 /* Would plan P sized on MEM have an empty set (scn_setup() fails then)? */
 static bool plan_empty(const struct scn_plan *p, uint64_t mem)
 {
-	return !scn_plan_bytes(p, 0, mem) || !scn_plan_bytes(p, 1, mem);
+	return !scn_plan_bytes(p, 0, mem) || (p->sets[1].set && !scn_plan_bytes(p, 1, mem));
 }
 
 /* The smallest MEM (in MiB, rounded up) that gives plan P no empty set. */
@@ -77,7 +84,7 @@ static uint64_t plan_min_mib(const struct scn_plan *p)
 {
 	uint64_t min = 0;
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && p->sets[k].set; k++) {
 		uint64_t m = (SET_UNIT * p->sets[k].den + p->sets[k].num - 1) / p->sets[k].num;
 
 		if (m > min)
@@ -103,7 +110,7 @@ static int check_space(const char *dir, const char *kind, char **scns, int n,
 
 		for (int j = 0; j < i; j++)
 			again |= !strcmp(scns[j], scns[i]);
-		for (int k = 0; k < 2 && !again; k++) {
+		for (int k = 0; k < 2 && p->sets[k].set && !again; k++) {
 			char path[512];
 
 			snprintf(path, sizeof(path), "%s/%s-%s-%c", dir, kind, scns[i],
@@ -135,7 +142,7 @@ static void print_counter(const char *label, const struct scn_run *runs, int n,
 }
 
 static void print_side_by_side(const char *scn, const struct scn_env *env,
-			       const struct scn_run *runs, const char **labels, int n)
+			       const struct scn_run *runs, const char *const *labels, int n)
 {
 	printf("== %s (%s, sized on %" PRIu64 " MiB):", scn,
 	       env->memcg ? "in a memcg" : "global", env->mem / WS_MiB);
@@ -145,8 +152,14 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	for (int r = 0; r < n; r++)
 		printf(" %10s", labels[r]);
 	printf("   (hit %%)\n");
-	for (int i = 0; i < runs[0].npass; i++) {
-		printf("%-4c %-4d", runs[0].p[i].set, runs[0].p[i].pass);
+	/* the rows are the passes of the run that has most */
+	int ref = 0;
+
+	for (int r = 1; r < n; r++)
+		if (runs[r].npass > runs[ref].npass)
+			ref = r;
+	for (int i = 0; i < runs[ref].npass; i++) {
+		printf("%-4c %-4d", runs[ref].p[i].set, runs[ref].p[i].pass);
 		for (int r = 0; r < n; r++) {
 			if (i < runs[r].npass && !runs[r].failed)
 				printf(" %10.1f", 100 * runs[r].p[i].hit);
@@ -169,6 +182,7 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	}
 	print_counter("stale", runs, n, offsetof(struct scn_run, global.stale), "");
 	print_counter("force", runs, n, offsetof(struct scn_run, global.stale_force), "");
+	print_counter("dropbhnd", runs, n, offsetof(struct scn_run, global.dropbehind), "");
 	print_counter("activate", runs, n, offsetof(struct scn_run, global.activate), "");
 	print_counter("refault", runs, n, offsetof(struct scn_run, global.refault),
 		      "   (/proc/vmstat, pages)");
@@ -180,14 +194,53 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	fflush(stdout);
 }
 
+/*
+ * Parse -P's comma-separated LIST into POLS (at most MAX_RUNS, no
+ * repeats).  The number of policies, or 0 after saying what is wrong.
+ */
+static int parse_policies(const char *list, const char **pols)
+{
+	char buf[256], *save = NULL, *tok;
+	int n = 0;
+
+	if (strlen(list) >= sizeof(buf) || !*list) {
+		bad_usage("-P '%s': want a comma-separated list of policies", list);
+		return 0;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < MAX_RUNS && strcmp(all_policies[k], tok); k++)
+			;
+		if (k == MAX_RUNS) {
+			bad_usage("-P: unknown policy '%s' (want adaptive, distance, activate, classic or mglru)",
+				  tok);
+			return 0;
+		}
+		for (int j = 0; j < n; j++) {
+			if (pols[j] == all_policies[k]) {
+				bad_usage("-P: policy '%s' given twice", tok);
+				return 0;
+			}
+		}
+		pols[n++] = all_policies[k];
+	}
+	if (!n)
+		bad_usage("-P '%s': no policy in the list", list);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct scn_env base = { 0 };
 	const char *dir = "/scratch/wsr", *limit_arg = NULL;
+	const char *pols[MAX_RUNS];
+	int npols = 0;
 	bool mglru = false;
 	int opt, ret = 0, err;
 
-	while ((opt = getopt(argc, argv, "g:l:p:md:h")) != -1) {
+	while ((opt = getopt(argc, argv, "g:l:p:mP:d:h")) != -1) {
 		switch (opt) {
 		case 'g': base.memcg = optarg; break;
 		case 'p': base.parent = optarg; break;
@@ -200,6 +253,11 @@ int main(int argc, char **argv)
 						 "want e.g. 1280M or 2G");
 			break;
 		case 'm': mglru = true; break;
+		case 'P':
+			npols = parse_policies(optarg, pols);
+			if (!npols)
+				return 2;
+			break;
 		case 'd': dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -220,12 +278,20 @@ int main(int argc, char **argv)
 	if (!*dir || strlen(dir) > 200)
 		return bad_usage("-d '%s': want a directory path of 1 to 200 characters", dir);
 	if (optind == argc)
-		return bad_usage("no scenario: want switch, bigger or stream");
+		return bad_usage("no scenario: want switch, bigger, stream or zipf");
+	if (!npols) {
+		for (npols = 0; npols < MAX_RUNS - 1; npols++)
+			pols[npols] = all_policies[npols];
+		if (mglru)
+			pols[npols++] = "mglru";
+	} else if (mglru) {
+		return bad_usage("-m with -P: name mglru in the -P list instead");
+	}
 	for (int i = optind; i < argc; i++) {
 		const struct scn_plan *p = scn_plan_of(argv[i]);
 
 		if (!p)
-			return bad_usage("unknown scenario '%s' (want switch, bigger or stream)",
+			return bad_usage("unknown scenario '%s' (want switch, bigger, stream or zipf)",
 					 argv[i]);
 		if (base.memcg && plan_empty(p, base.limit))
 			return bad_usage("-l %s is too small for %s: its data sets, sized on the limit and rounded down to 64 MiB, would be empty (%s needs -l %" PRIu64 "M or more)",
@@ -275,11 +341,10 @@ int main(int argc, char **argv)
 
 	for (int i = optind; i < argc; i++) {
 		struct scn_run runs[MAX_RUNS];
-		const char *labels[MAX_RUNS];
 		struct scn_env env = base;
 		char tag[64];
 		scn_fn fn;
-		int n = 0;
+		int n;
 
 		snprintf(tag, sizeof(tag), "%s-%s", base.memcg ? "memcg" : "global", argv[i]);
 		env.tag = tag;
@@ -295,21 +360,23 @@ int main(int argc, char **argv)
 			ret = 1;
 			continue;
 		}
-		scn_run_policies(&env, fn, runs, scn_npolicies, NULL);
-		for (n = 0; n < scn_npolicies; n++)
-			labels[n] = scn_policies[n];
-		if (mglru) {
-			if (ws_file_write(LRU_GEN, "y") == 0) {
-				labels[n] = "mglru";
-				scn_run(&env, "distance", fn, &runs[n]);
-				snprintf(runs[n].policy, sizeof(runs[n].policy), "mglru");
-				n++;
-				ws_file_write(LRU_GEN, "n");
-			} else {
-				fprintf(stderr, "wsr-bench: cannot enable MGLRU (%s)\n", LRU_GEN);
+		for (n = 0; n < npols; n++) {
+			if (strcmp(pols[n], "mglru")) {
+				scn_run(&env, pols[n], fn, &runs[n]);
+				continue;
 			}
+			memset(&runs[n], 0, sizeof(runs[n]));
+			runs[n].failed = true;
+			if (ws_file_write(LRU_GEN, "y")) {
+				fprintf(stderr, "wsr-bench: cannot enable MGLRU (%s)\n", LRU_GEN);
+				continue;
+			}
+			scn_run(&env, "distance", fn, &runs[n]);
+			snprintf(runs[n].policy, sizeof(runs[n].policy), "mglru");
+			ws_file_write(LRU_GEN, "n");
 		}
-		print_side_by_side(argv[i], &env, runs, labels, n);
+		scn_set_policy("distance");
+		print_side_by_side(argv[i], &env, runs, pols, n);
 		for (int r = 0; r < n; r++)
 			ret |= runs[r].failed;
 	}
