@@ -199,8 +199,8 @@ bool cgt_close(uint64_t a, uint64_t b, int err)
 
 /*
  * The switch case: A (70% of memory) read 3 times, then B of the same
- * size 8 times.  Bounds on the tested policy, and what a kernel without
- * the series' sizing shows (2 GiB guest, 1280M memcg):
+ * size 6 times.  Bounds on the tested policy, and what a kernel without
+ * the series' sizing shows (2 GiB guest; memcg at CGT_MEMCG_LIMIT):
  * - A fully cached after its 3rd pass (>= 90%): every policy does; it
  *   proves A fitted and was activated, so that B has to displace it;
  * - B served >= 95% by pass BY: "classic" never (0.2%); stock 6.1
@@ -409,7 +409,7 @@ bool cgt_check_switch_controls(const struct scn_run *runs, int n)
 }
 
 /*
- * The bigger case: A (70%) read 3 times, then B (1.5x memory) twice.
+ * The bigger case: A (70%) read 3 times, then B (1.5x memory) 4 times.
  * B's refaults are farther than memory: no reason to touch A.  "classic"
  * (no refault detection) lets B's inactive pages push A's active list
  * down to the inactive ratio: 74% of A stays (2 GiB guest).  Stock 6.1

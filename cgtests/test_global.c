@@ -67,7 +67,7 @@ static int test_policy_input(void)
 }
 
 /*
- * A (70% of memory) read 3 times, then B of equal size read 8 times:
+ * A (70% of memory) read 3 times, then B of equal size read 6 times:
  * B is served from cache no later than its 5th pass, A gives way, and
  * the deactivations show as workingset_stale.  Controls: see
  * cgt_check_switch() and cgt_check_switch_controls().

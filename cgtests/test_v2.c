@@ -75,32 +75,32 @@ static int test_v2_bigger(void)
 /*
  * The switch case at memory.high, memory.max left at "max": reclaim
  * comes from the return to user space over the high boundary, not from
- * a charge that fails.  B may take one pass more.  Control: "classic"
- * at memory.high, which never adapts.
+ * a charge that fails.  "distance" may take one pass more (by its 6th,
+ * the last); "adaptive" has the same bound as at memory.max.  Controls:
+ * "classic" at memory.high never adapts, and neither control moves
+ * workingset_stale.
  */
 static int test_v2_high(void)
 {
 	struct scn_env env = { .tag = "memcg-switch", .memcg = cgt_name("v2_high"),
 			       .mem = LIMIT, .limit = LIMIT, .high = true };
-	struct scn_run runs[2];
+	struct scn_run runs[SCN_NPOLICIES];
+	const struct scn_run *d = &runs[0];
 	scn_fn fn;
 	bool ok;
 
 	if (!v2_init() || scn_setup(&env, "switch", &fn))
 		return KSFT_FAIL;
-	scn_run(&env, "distance", fn, &runs[0]);
-	scn_print(stdout, "# ", &env, &runs[0]);
-	scn_run(&env, "classic", fn, &runs[1]);
-	scn_print(stdout, "# ", &env, &runs[1]);
-	scn_set_policy("distance");
-	if (runs[0].failed)
+	scn_run_policies(&env, fn, runs, scn_npolicies, "# ");
+	if (d->failed)
 		return KSFT_FAIL;
-	ok = cgt_check_switch(&runs[0], "at memory.high", 6);
-	ok &= CGT_CHECK(runs[0].memcg.stale > 0, "%s: memory.stat workingset_stale %" PRIu64,
-			runs[0].policy, runs[0].memcg.stale);
+	ok = cgt_check_switch(d, "at memory.high", 6);
+	ok &= CGT_CHECK(d->memcg.stale > 0, "%s: memory.stat workingset_stale %" PRIu64,
+			d->policy, d->memcg.stale);
 	ksft_print_msg("memory.stat workingset_stale_force %" PRIu64 ", workingset_refault_file %" PRIu64 "\n",
-		       runs[0].memcg.stale_force, runs[0].memcg.refault);
-	ok &= cgt_check_switch_controls(runs, 2);
+		       d->memcg.stale_force, d->memcg.refault);
+	ok &= cgt_check_switch_controls(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_switch(runs, scn_npolicies, "at memory.high", 3);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build-test the series in the configurations that change its code paths:
 # the test config, and that config with SYSCTL, MEMCG, NUMA, SWAP, LRU_GEN
-# or DEBUG_VM off, plus 32-bit (ARCH=i386 defconfig with MEMCG on), and W=1
+# DEBUG_VM or WORKINGSET_ADAPTIVE off, plus 32-bit (ARCH=i386 defconfig with MEMCG on), and W=1
 # on the files the series touches.  Object files are enough for what the
 # series changes (mm/ and the headers it includes); the test config's full
 # vmlinux is built by 'make kernel'.
@@ -20,8 +20,8 @@ SRC=$CACHE/linux-matrix
 OUT=$CACHE/matrix
 JOBS=${JOBS:-$(nproc)}
 OBJS="mm/workingset.o mm/vmscan.o mm/filemap.o mm/readahead.o mm/page_alloc.o
-      mm/vmstat.o mm/swap.o mm/memcontrol.o"
-ALL="test nosysctl nomemcg nonuma noswap nolrugen nodebugvm i386 w1"
+      mm/vmstat.o mm/swap.o mm/memcontrol.o mm/debug.o"
+ALL="test nosysctl nomemcg nonuma noswap nolrugen nodebugvm noadaptive i386 w1"
 
 say() { printf 'matrix: %s\n' "$*" >&2; }
 die() { printf 'matrix: error: %s\n' "$*" >&2; exit 1; }
@@ -52,6 +52,7 @@ recipe() {
 	noswap)    echo "x86 x86_64_defconfig CONFIG_SWAP=n" ;;
 	nolrugen)  echo "x86 x86_64_defconfig CONFIG_LRU_GEN=n" ;;
 	nodebugvm) echo "x86 x86_64_defconfig CONFIG_DEBUG_VM=n" ;;
+	noadaptive) echo "x86 x86_64_defconfig CONFIG_WORKINGSET_ADAPTIVE=n" ;;
 	i386)      echo "i386 i386_defconfig CONFIG_CGROUPS=y CONFIG_MEMCG=y CONFIG_SWAP=y CONFIG_HIGHMEM4G=y" ;;
 	*) return 1 ;;
 	esac
