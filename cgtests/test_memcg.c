@@ -63,11 +63,11 @@ static int test_memcg_switch(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* B bigger than the limit, looped: A is left alone. */
+/* B bigger than the limit (1280M: see CGT_MEMCG_BIG_LIMIT), looped: A is left alone. */
 static int test_memcg_bigger(void)
 {
 	struct scn_env env = { .tag = "memcg-bigger", .memcg = cgt_name("bigger"),
-			       .mem = LIMIT, .limit = LIMIT };
+			       .mem = CGT_MEMCG_BIG_LIMIT, .limit = CGT_MEMCG_BIG_LIMIT };
 	struct scn_run runs[SCN_NPOLICIES];
 	scn_fn fn;
 

@@ -55,11 +55,11 @@ static int test_v2_switch(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* B bigger than memory.max, looped: A is left alone. */
+/* B bigger than memory.max (1280M: see CGT_MEMCG_BIG_LIMIT), looped: A is left alone. */
 static int test_v2_bigger(void)
 {
 	struct scn_env env = { .tag = "memcg-bigger", .memcg = cgt_name("v2_bigger"),
-			       .mem = LIMIT, .limit = LIMIT };
+			       .mem = CGT_MEMCG_BIG_LIMIT, .limit = CGT_MEMCG_BIG_LIMIT };
 	struct scn_run runs[SCN_NPOLICIES];
 	scn_fn fn;
 
