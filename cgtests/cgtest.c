@@ -207,8 +207,22 @@ bool cgt_close(uint64_t a, uint64_t b, int err)
  *   ("activate") also adapts, at pass 3-4, by activating on refault;
  * - once adapted, B stays >= 95% on every pass: an oscillating policy
  *   (one that deactivates B again for A's ghosts) fails here;
- * - A ends under 60% resident: "classic" keeps 74%.
+ * - A gives way: it ends resident at most at what fits beside B,
+ *   (memory - B) / A, plus 10 points, and under 60% in any case where
+ *   that is less (global, 2 GiB: fit 45%, bound 60%, "classic" keeps
+ *   74%; memcg at 640M, A = B = 384 MiB: fit 67%, bound 77%, "classic"
+ *   keeps 83%, since its B never gets in).
  */
+static double switch_a_max(const struct scn_run *d)
+{
+	double fit;
+
+	if (!d->sizes[0] || d->mem <= d->sizes[1])
+		return 0.60;
+	fit = (double)(d->mem - d->sizes[1]) / (double)d->sizes[0];
+	return fit + 0.10 > 0.60 ? fit + 0.10 : 0.60;
+}
+
 bool cgt_check_switch(const struct scn_run *d, const char *who, int by)
 {
 	const struct scn_pass *a3 = d->npass >= 3 ? &d->p[2] : NULL;
@@ -225,8 +239,9 @@ bool cgt_check_switch(const struct scn_run *d, const char *who, int by)
 	ok &= CGT_CHECK(adapted && scn_min_hit(d, 'B', adapted) >= 0.95,
 			"%s: B's worst pass from pass %d on %.1f%% (>= 95%%)", who, adapted,
 			100 * scn_min_hit(d, 'B', adapted ?: 1));
-	ok &= CGT_CHECK(last->res[0] < 0.60, "%s: A residency fell %.1f%% -> %.1f%% (< 60%%)",
-			who, 100 * a3->res[0], 100 * last->res[0]);
+	ok &= CGT_CHECK(last->res[0] < switch_a_max(d),
+			"%s: A residency fell %.1f%% -> %.1f%% (< %.1f%%: 10 points over what fits beside B, at least 60%%)",
+			who, 100 * a3->res[0], 100 * last->res[0], 100 * switch_a_max(d));
 	return ok;
 }
 
@@ -313,7 +328,7 @@ static const struct scn_run *adaptive_run(const struct scn_run *runs, int n)
 /*
  * switch, "adaptive": B >= 95% from cache by pass BY (3 here: the first
  * pass of a new set looks like a stream, the second refaults and is
- * taken in) and on every pass after, A's residency falls under 60%, and
+ * taken in) and on every pass after, A gives way (see cgt_check_switch()), and
  * never 5 points under "activate".  6.1 ("activate") reaches 95% at pass
  * 4 (pass 3: 78% globally), "distance" at pass 4-5, "classic" never.
  */

@@ -112,7 +112,7 @@ const struct scn_run *cgt_find_run(const struct scn_run *runs, int n, const char
 /*
  * The "adaptive" policy's bounds (cgtest.c says what the others show),
  * each with: never 5 points under "activate" on any pass.
- * switch: B >= 95% by pass BY and after, A under 60% at the end.
+ * switch: B >= 95% by pass BY and after, A gives way (cgt_check_switch()).
  */
 bool cgt_check_adaptive_switch(const struct scn_run *runs, int n, const char *who, int by);
 /* bigger: A >= 95% after every B pass; B from pass 3 >= 0.5 (mem - A) / B. */

@@ -258,6 +258,8 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	/* the policy that really runs (see WSR_TESTED_POLICY) */
 	snprintf(run->policy, sizeof(run->policy), "%s", scn_policy_run(policy));
 	snprintf(run->asked, sizeof(run->asked), "%s", policy);
+	run->mem = env->mem;
+	memcpy(run->sizes, env->sizes, sizeof(run->sizes));
 	err = scn_set_policy(policy);
 	if (err) {
 		scn_msg("%s=%s: %s\n", POLICY_FILE, policy, strerror(-err));

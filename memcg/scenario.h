@@ -34,6 +34,8 @@ struct scn_run {
 	struct scn_counters global;
 	struct scn_counters memcg;	/* the memcg's, hierarchical, if any */
 	struct scn_counters parent;	/* its parent's, hierarchical, if any */
+	uint64_t mem;			/* the memory the sets were sized on */
+	uint64_t sizes[SCN_MAX_SETS];	/* the sets, as in the scn_env */
 	bool failed;
 };
 
