@@ -371,13 +371,13 @@ bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct s
 		       "adaptive: B looped %d times (>= 3)",
 		       scn_last(ad, 'B') ? scn_last(ad, 'B')->pass : 0);
 	/*
-	 * Not met yet, reported and not counted: the loop's refaults that
-	 * come within the active list as more of B stays resident activate,
-	 * and their requests deactivate A (global run: 74.2% after B's 4th
-	 * pass; 6.1 keeps 100%).  See the project's notes, issue 9.
+	 * Counted since patch 6 moves drop-behind folios once per read
+	 * batch, before the next readahead window (measured: 99.7% global,
+	 * 100% in memcgs at 1280M; the version that drained per folio left
+	 * A at 74.2% globally).  6.1 ("activate") keeps 100%, "classic" ~74%.
 	 */
-	ksft_print_msg("%s: adaptive: A >= 95%% resident after every B pass: worst %.1f%% (a known unmet bound, not counted)\n",
-		       worst_a >= 0.95 ? "ok" : "UNMET", 100 * worst_a);
+	ok &= CGT_CHECK(worst_a >= 0.95, "adaptive: A >= 95%% resident after every B pass: worst %.1f%%",
+			100 * worst_a);
 	ok &= CGT_CHECK(worst_b >= fit,
 			"adaptive: B from pass 3 served %.1f%% at worst (>= %.1f%%: half of what fits beside A)",
 			100 * worst_b, 100 * fit);

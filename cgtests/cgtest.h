@@ -82,8 +82,9 @@ struct scn_env;
 /*
  * The switch case's bounds, for every scope that runs it (test_global,
  * test_memcg, test_v2): A >= 90% resident after its third pass, B
- * served >= 95% from cache by pass BY and on every pass after, A under
- * 60% resident at the end.  cgtest.c says what the controls show.
+ * served >= 95% from cache by pass BY and on every pass after, A gives
+ * way: at the end at most 10 points over what fits beside B (and under
+ * 60% where that is less).  cgtest.c says what the controls show.
  */
 bool cgt_check_switch(const struct scn_run *d, const char *who, int by);
 /*
