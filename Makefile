@@ -59,8 +59,14 @@ test: ## build what is missing, boot, run the cgtests (T=name for one)
 run: ## build what is missing, boot, run the experiments, print results
 	@guest-image/job.sh run $(T)
 
+bench: ## the overhead benchmark: each policy against activate, interleaved, one boot
+	@guest-image/job.sh run setup overhead
+
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
+
+test-long: ## the tests too long for make test (global switch through mmap); not CI
+	@CGT_TIMEOUT=$(or $(CGT_TIMEOUT),3000) guest-image/job.sh test $(or $(T),test_global_mswitch)
 
 test-debug: ## the suite (or T=) on the debug kernel, CGT_SCALE=25; not CI
 	@KERNEL=debug CGT_SCALE=$(or $(CGT_SCALE),25) OUT=$(CURDIR)/build/out-debug \
@@ -81,4 +87,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: help kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean
+.PHONY: help bench test-long kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean

@@ -116,10 +116,25 @@ const struct scn_run *cgt_find_run(const struct scn_run *runs, int n, const char
  * switch: B >= 95% by pass BY and after, A gives way (cgt_check_switch()).
  */
 bool cgt_check_adaptive_switch(const struct scn_run *runs, int n, const char *who, int by);
+/*
+ * switch through mmap: the switch's bounds by pass 3 and stale > 0
+ * (MEMCG: memory.stat's); the rule against "activate" is counted unless
+ * SMALL (a limit under 1 GiB, where it is reported: cgtest.c says why).
+ */
+bool cgt_check_adaptive_mswitch(const struct scn_run *runs, int n, const char *who,
+				bool memcg, bool small);
 /* bigger: A >= 95% after every B pass; B from pass 3 >= 0.5 (mem - A) / B. */
 bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct scn_env *env);
 /* stream: H >= 99.5% on every pass during the stream. */
 bool cgt_check_adaptive_stream(const struct scn_run *runs, int n);
+
+/*
+ * zipf, "adaptive": never 5 points under "activate" on any round, and
+ * its activations paid for (workingset_stale > 0 where it reclaimed).
+ * The issue's ">= 92% by round 6" is printed against the measured
+ * number, and not counted (cgtest.c says why).
+ */
+bool cgt_check_adaptive_zipf(const struct scn_run *runs, int n, bool memcg);
 
 /*
  * KEY of memory.stat ST into *VAL; -ENOENT, after saying so, when this

@@ -146,11 +146,58 @@ static int test_global_stream(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * The switch through mmap (MADV_RANDOM, every page touched once per pass
+ * in a new shuffled order, then unmapped): page-ins are faults without
+ * readahead, and refaults come through filemap_fault().  "adaptive" must
+ * meet the read() switch's bounds by pass 3 and stay within 5 points of
+ * "activate"; see cgt_check_adaptive_mswitch() for why "classic" is no
+ * control here.  A pass of 4 KiB faults is several times slower than a
+ * read() pass under TCG, so this one is in make test-long, not make test.
+ */
+static int test_global_mswitch(void)
+{
+	static const char *const pols[] = { "adaptive", "activate", "classic", "mglru" };
+	struct scn_run runs[ARRAY_SIZE(pols)];
+	struct scn_env env = { .tag = "global-switch", .mem = scn_global_mem() };
+	int n = ARRAY_SIZE(pols);
+	scn_fn fn;
+
+	if (scn_setup(&env, "mswitch", &fn))
+		return KSFT_FAIL;
+	ksft_print_msg("memory %" PRIu64 " MiB, A = B = %" PRIu64 " MiB, through mmap\n",
+		       env.mem / WS_MiB, env.sizes[0] / WS_MiB);
+	scn_run_named(&env, fn, runs, pols, n, "# ");
+	return cgt_check_adaptive_mswitch(runs, n, "through mmap", false, false) ?
+	       KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * Zipf (alpha 0.9) random 4 KiB reads over 1.5x memory, six rounds: see
+ * cgt_check_adaptive_zipf().  MGLRU runs beside, for comparison.
+ */
+static int test_global_zipf(void)
+{
+	static const char *const pols[] = { "adaptive", "activate", "mglru" };
+	struct scn_env env = { .tag = "global-zipf", .mem = scn_global_mem() };
+	struct scn_run runs[ARRAY_SIZE(pols)];
+	scn_fn fn;
+
+	if (scn_setup(&env, "zipf", &fn))
+		return KSFT_FAIL;
+	ksft_print_msg("memory %" PRIu64 " MiB, Z = %" PRIu64 " MiB\n",
+		       env.mem / WS_MiB, env.sizes[0] / WS_MiB);
+	scn_run_named(&env, fn, runs, pols, ARRAY_SIZE(pols), "# ");
+	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), false) ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cgtest tests[] = {
 	CGTEST(test_policy_input),
 	CGTEST(test_global_switch),
 	CGTEST(test_global_bigger),
 	CGTEST(test_global_stream),
+	CGTEST(test_global_mswitch),
+	CGTEST(test_global_zipf),
 };
 
 int main(int argc, char **argv)

@@ -63,6 +63,62 @@ static int test_memcg_switch(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * The switch through mmap at the limit (see test_global_mswitch): the
+ * refaults are charged in the fault path, so the distance reaches the
+ * charge from filemap_fault() as it does from read().
+ */
+static int test_memcg_mswitch(void)
+{
+	static const char *const pols[] = { "adaptive", "activate" };
+	struct scn_env env = { .tag = "memcg-switch", .memcg = cgt_name("mswitch") };
+	struct scn_run runs[ARRAY_SIZE(pols)];
+	int n = ARRAY_SIZE(pols);
+
+	if (memcg_lib_init() || switch_env(&env))
+		return KSFT_FAIL;
+	scn_run_named(&env, scn_mswitch, runs, pols, n, "# ");
+	return cgt_check_adaptive_mswitch(runs, n, "through mmap at the limit", true,
+					  LIMIT < WS_GiB) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/* Zipf at the limit (640M, inactive ratio 1): see cgt_check_adaptive_zipf(). */
+static int test_memcg_zipf(void)
+{
+	static const char *const pols[] = { "adaptive", "activate", "mglru" };
+	struct scn_env env = { .tag = "memcg-zipf", .memcg = cgt_name("zipf"),
+			       .mem = LIMIT, .limit = LIMIT };
+	struct scn_run runs[ARRAY_SIZE(pols)];
+	scn_fn fn;
+
+	if (memcg_lib_init() || scn_setup(&env, "zipf", &fn))
+		return KSFT_FAIL;
+	scn_run_named(&env, fn, runs, pols, ARRAY_SIZE(pols), "# ");
+	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), true) ? KSFT_PASS : KSFT_FAIL;
+}
+
+/*
+ * bigger at 640M, where the file LRU is under 1 GiB (inactive ratio 1):
+ * "adaptive" keeps its floor of 4, so A (70% of the limit) stays and the
+ * part of B that fits beside it is served; 6.1 ("activate") halves A
+ * there (the active list is capped at half the LRU), which is why the
+ * bounds of the other policies are asserted at 1280M (test_memcg_bigger).
+ */
+static int test_memcg_bigger_small(void)
+{
+	static const char *const pols[] = { "adaptive", "activate", "mglru" };
+	struct scn_env env = { .tag = "memcg-bigger-small", .memcg = cgt_name("bigger_small"),
+			       .mem = LIMIT, .limit = LIMIT };
+	struct scn_run runs[ARRAY_SIZE(pols)];
+	scn_fn fn;
+
+	if (memcg_lib_init() || scn_setup(&env, "bigger", &fn))
+		return KSFT_FAIL;
+	scn_run_named(&env, fn, runs, pols, ARRAY_SIZE(pols), "# ");
+	return cgt_check_controls(runs, ARRAY_SIZE(pols)) &
+	       cgt_check_adaptive_bigger(runs, ARRAY_SIZE(pols), &env) ? KSFT_PASS : KSFT_FAIL;
+}
+
 /* B bigger than the limit (1280M: see CGT_MEMCG_BIG_LIMIT), looped: A is left alone. */
 static int test_memcg_bigger(void)
 {
@@ -294,7 +350,10 @@ static int test_memcg_cgexec(void)
 
 static const struct cgtest tests[] = {
 	CGTEST(test_memcg_switch),
+	CGTEST(test_memcg_mswitch),
 	CGTEST(test_memcg_bigger),
+	CGTEST(test_memcg_bigger_small),
+	CGTEST(test_memcg_zipf),
 	CGTEST(test_memcg_stream),
 	CGTEST(test_memcg_hierarchy),
 	CGTEST(test_memcg_isolation),

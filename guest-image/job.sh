@@ -8,6 +8,7 @@
 #   WSR_TESTED_POLICY (run that policy where the tests ask for "distance"
 #   or "adaptive")
 #   CGT_SCALE (percent: the memcg tests' limits and fixed-size sets)
+#   CGT_TIMEOUT (seconds: one test's watchdog in the guest, default 900)
 #   (KERNEL=debug: the debug kernel, KERNEL=pristine: stock 6.1 with the
 #   same config; either is built if missing)
 set -euo pipefail
@@ -101,6 +102,11 @@ case "${CGT_SCALE:-}" in
 "") ;;
 [1-9]|[1-9][0-9]|100) append+="${append:+ }wsr.scale=$CGT_SCALE" ;;
 *) say "CGT_SCALE is a percentage, 1-100"; exit 2 ;;
+esac
+case "${CGT_TIMEOUT:-}" in
+"") ;;
+[1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]) append+="${append:+ }wsr.timeout=$CGT_TIMEOUT" ;;
+*) say "CGT_TIMEOUT is a test's watchdog in seconds, 1-9999"; exit 2 ;;
 esac
 # KERNEL: a bzImage, "debug", "pristine", or empty for the test kernel
 case "${KERNEL:-}" in

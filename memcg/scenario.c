@@ -390,6 +390,38 @@ int scn_switch(const struct scn_env *env, struct scn_run *run)
 	return read_times(env, run, 0, 3) ?: read_times(env, run, 1, 6);
 }
 
+/* Touch set I once through mmap, shuffled (ws_read_mmap()), and record it. */
+static int scn_read_mmap(const struct scn_env *env, struct scn_run *run, int i)
+{
+	struct ws_pass p;
+	int err;
+
+	/* a new order every pass, the same for every policy */
+	err = ws_read_mmap(env->paths[i], 0x6d6d6170ULL + 977 * run->npass, false, &p);
+	if (err) {
+		fprintf(stderr, "%s: mmap pass: %s\n", env->paths[i], strerror(-err));
+		return err;
+	}
+	record(env, run, i, &p);
+	return 0;
+}
+
+/*
+ * The switch case through mmap: both sets are touched page by page in a
+ * shuffled order with MADV_RANDOM, so that every page-in is a fault of
+ * its own (filemap_fault() without readahead), not a read().  Sets: A, B.
+ */
+int scn_mswitch(const struct scn_env *env, struct scn_run *run)
+{
+	for (int k = 0; k < 3; k++)
+		if (scn_read_mmap(env, run, 0))
+			return -1;
+	for (int k = 0; k < 6; k++)
+		if (scn_read_mmap(env, run, 1))
+			return -1;
+	return 0;
+}
+
 /*
  * A activated, then B bigger than memory read 4 times, a loop: what of
  * B fits beside A can be served from the 2nd pass on.  Sets: A, B.
@@ -459,6 +491,7 @@ const struct scn_plan scn_plans[] = {
 	{ "bigger", scn_bigger, { { 'A', 7, 10 }, { 'B', 3, 2 } } },
 	{ "stream", scn_stream, { { 'H', 4, 10 }, { 'S', 2, 1 } } },
 	{ "zipf", scn_zipf, { { 'Z', 3, 2 } } },
+	{ "mswitch", scn_mswitch, { { 'A', 7, 10 }, { 'B', 7, 10 } } },
 };
 const int scn_nplans = sizeof(scn_plans) / sizeof(scn_plans[0]);
 
@@ -512,6 +545,46 @@ void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs
 {
 	for (int i = 0; i < n; i++) {
 		scn_run(env, scn_policies[i], fn, &runs[i]);
+		if (pfx)
+			scn_print(stdout, pfx, env, &runs[i]);
+	}
+	scn_set_policy("distance");
+}
+
+#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
+
+int scn_run_any(const struct scn_env *env, const char *policy, scn_fn fn,
+		struct scn_run *run)
+{
+	int ret;
+
+	if (strcmp(policy, "mglru"))
+		return scn_run(env, policy, fn, run);
+	memset(run, 0, sizeof(*run));
+	snprintf(run->policy, sizeof(run->policy), "mglru");
+	snprintf(run->asked, sizeof(run->asked), "mglru");
+	run->failed = true;
+	if (ws_file_write(LRU_GEN, "y")) {
+		scn_msg("cannot enable MGLRU (%s)\n", LRU_GEN);
+		return -1;
+	}
+	/* the multi-gen LRU bypasses the policies: "distance" is the default */
+	ret = scn_run(env, "distance", fn, run);
+	snprintf(run->policy, sizeof(run->policy), "mglru");
+	snprintf(run->asked, sizeof(run->asked), "mglru");
+	if (ws_file_write(LRU_GEN, "n")) {
+		scn_msg("cannot disable MGLRU (%s)\n", LRU_GEN);
+		run->failed = true;
+		ret = -1;
+	}
+	return ret;
+}
+
+void scn_run_named(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
+		   const char *const *policies, int n, const char *pfx)
+{
+	for (int i = 0; i < n; i++) {
+		scn_run_any(env, policies[i], fn, &runs[i]);
 		if (pfx)
 			scn_print(stdout, pfx, env, &runs[i]);
 	}

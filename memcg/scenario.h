@@ -120,7 +120,8 @@ const struct scn_plan *scn_plan_of(const char *scenario);
 uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem);
 
 /*
- * Size the sets of SCENARIO ("switch", "bigger", "stream" or "zipf") on env->mem,
+ * Size the sets of SCENARIO ("switch", "bigger", "stream", "zipf" or "mswitch",
+ * the switch through mmap) on env->mem,
  * add them, and set *FN; -EINVAL for another name.  Tests and wsr-bench
  * run the same scenarios this way.
  */
@@ -131,6 +132,15 @@ int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn);
  */
 void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
 		      int n, const char *pfx);
+/*
+ * scn_run(), and for POLICY "mglru" the multi-gen LRU enabled for the
+ * run (and disabled after), recorded as policy "mglru".
+ */
+int scn_run_any(const struct scn_env *env, const char *policy, scn_fn fn,
+		struct scn_run *run);
+/* scn_run_any() for the N POLICIES named, in that order, printed as above. */
+void scn_run_named(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
+		   const char *const *policies, int n, const char *pfx);
 
 /* The scenarios */
 int scn_switch(const struct scn_env *env, struct scn_run *run);
@@ -139,6 +149,7 @@ int scn_stream(const struct scn_env *env, struct scn_run *run);
 #define SCN_ZIPF_ALPHA	0.9
 #define SCN_ZIPF_ROUNDS	6
 int scn_zipf(const struct scn_env *env, struct scn_run *run);
+int scn_mswitch(const struct scn_env *env, struct scn_run *run);
 
 /* First pass (1-based) of set C with hit >= MIN, or 0 if none. */
 int scn_first_pass_at(const struct scn_run *run, char c, double min);

@@ -89,6 +89,15 @@ uint32_t ws_zipf_next(struct ws_zipf *z);
 int ws_read_zipf(const char *path, struct ws_zipf *z, uint64_t nreads, bool verify,
 		 struct ws_pass *p);
 
+/*
+ * A pass through mmap: every page of PATH touched once through a shared
+ * mapping with MADV_RANDOM (no fault-path readahead), in the order of a
+ * random permutation of its pages drawn from ORDER_SEED (a new order per
+ * seed), by a few threads; then unmapped, which marks the touched pages
+ * accessed as read() would.  Hit ratio as for a read pass.
+ */
+int ws_read_mmap(const char *path, uint64_t order_seed, bool verify, struct ws_pass *p);
+
 /* Fraction of PATH's pages resident in the page cache, or -1 on error. */
 double ws_residency(const char *path);
 /* Drop PATH's clean page cache (POSIX_FADV_DONTNEED). */

@@ -26,7 +26,6 @@
 #include "scenario.h"
 #include "wsload.h"
 
-#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 /* every policy and MGLRU, "adaptive" (the series' newest) first */
 static const char *const all_policies[] = {
 	"adaptive", "distance", "activate", "classic", "mglru",
@@ -44,7 +43,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: wsr-bench [-g MEMCG -l LIMIT [-p PARENT]] [-m] [-P POLICIES] [-d DIR] SCENARIO...\n"
-		"  SCENARIO   switch, bigger, stream or zipf\n"
+		"  SCENARIO   switch, bigger, stream, zipf or mswitch\n"
 		"  -g MEMCG   run inside this memcg (it must not exist: created and removed\n"
 		"             for each run); the scenario is sized on LIMIT\n"
 		"  -l LIMIT   the hard limit, e.g. 1280M (memory.limit_in_bytes; v2: memory.max)\n"
@@ -278,7 +277,7 @@ int main(int argc, char **argv)
 	if (!*dir || strlen(dir) > 200)
 		return bad_usage("-d '%s': want a directory path of 1 to 200 characters", dir);
 	if (optind == argc)
-		return bad_usage("no scenario: want switch, bigger, stream or zipf");
+		return bad_usage("no scenario: want switch, bigger, stream, zipf or mswitch");
 	if (!npols) {
 		for (npols = 0; npols < MAX_RUNS - 1; npols++)
 			pols[npols] = all_policies[npols];
@@ -291,7 +290,7 @@ int main(int argc, char **argv)
 		const struct scn_plan *p = scn_plan_of(argv[i]);
 
 		if (!p)
-			return bad_usage("unknown scenario '%s' (want switch, bigger, stream or zipf)",
+			return bad_usage("unknown scenario '%s' (want switch, bigger, stream, zipf or mswitch)",
 					 argv[i]);
 		if (base.memcg && plan_empty(p, base.limit))
 			return bad_usage("-l %s is too small for %s: its data sets, sized on the limit and rounded down to 64 MiB, would be empty (%s needs -l %" PRIu64 "M or more)",
@@ -360,21 +359,8 @@ int main(int argc, char **argv)
 			ret = 1;
 			continue;
 		}
-		for (n = 0; n < npols; n++) {
-			if (strcmp(pols[n], "mglru")) {
-				scn_run(&env, pols[n], fn, &runs[n]);
-				continue;
-			}
-			memset(&runs[n], 0, sizeof(runs[n]));
-			runs[n].failed = true;
-			if (ws_file_write(LRU_GEN, "y")) {
-				fprintf(stderr, "wsr-bench: cannot enable MGLRU (%s)\n", LRU_GEN);
-				continue;
-			}
-			scn_run(&env, "distance", fn, &runs[n]);
-			snprintf(runs[n].policy, sizeof(runs[n].policy), "mglru");
-			ws_file_write(LRU_GEN, "n");
-		}
+		for (n = 0; n < npols; n++)
+			scn_run_any(&env, pols[n], fn, &runs[n]);
 		scn_set_policy("distance");
 		print_side_by_side(argv[i], &env, runs, pols, n);
 		for (int r = 0; r < n; r++)

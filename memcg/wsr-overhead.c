@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wsr-overhead - what a workingset_policy costs against "activate" (6.1's
+ * own code), measured in one boot, interleaved.
+ *
+ * Two paths:
+ * - cached: 4 KiB preads at pseudo-random offsets of a file that is fully
+ *   in the page cache (filemap_read() with nothing to fault in: the path
+ *   every policy's hooks sit beside);
+ * - refault: sequential reads of a file 1.5x a memcg's hard limit, inside
+ *   that memcg: every page refaults, so the refault, charge and eviction
+ *   hooks run for each.
+ *
+ * Each rep runs every policy once, alternating the order (activate first
+ * on odd reps, last on even ones), so that drift in the host (TCG shares
+ * two cores) falls on both sides.  A policy's ratio in a rep is its time
+ * over activate's in the same rep; the table gives min/median/max over
+ * the reps.  One ratio is noise on these machines; the median of several
+ * interleaved ones is the number to quote.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgrun.h"
+#include "memcg.h"
+#include "scenario.h"
+#include "wsload.h"
+
+#define MAX_POLS	4
+#define MAX_REPS	50
+
+static const char *const known[] = { "adaptive", "distance", "activate", "classic" };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: wsr-overhead [-r REPS] [-P POLICIES] [-s SIZE] [-l LIMIT] [-n READS] [-d DIR]\n"
+		"  -r REPS      interleaved repetitions, 3-%d (default 7)\n"
+		"  -P LIST      policies to compare with activate, comma-separated, from\n"
+		"               adaptive, distance, classic (default adaptive,distance)\n"
+		"  -s SIZE      the cached file (default 256M)\n"
+		"  -l LIMIT     the refault memcg's hard limit; its file is 1.5x (default 256M)\n"
+		"  -n READS     4 KiB preads per cached measurement (default 200000)\n"
+		"  -d DIR       data directory (default /scratch/wsr)\n"
+		"  -h           this help\n"
+		"Prints one table per path: each policy's time over activate's, min/median/max.\n"
+		"exit status: 0 measured, 1 failed, 2 bad usage\n", MAX_REPS);
+}
+
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "wsr-overhead: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return 2;
+}
+
+static int parse_policies(const char *list, const char **pols)
+{
+	char buf[128], *save = NULL, *tok;
+	int n = 0;
+
+	if (!*list || strlen(list) >= sizeof(buf)) {
+		bad_usage("-P '%s': want a comma-separated list of policies", list);
+		return 0;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int k;
+
+		for (k = 0; k < sizeof(known) / sizeof(known[0]) && strcmp(known[k], tok); k++)
+			;
+		if (k == sizeof(known) / sizeof(known[0]) || !strcmp(tok, "activate")) {
+			bad_usage("-P: '%s' is not a policy to compare (adaptive, distance, classic)",
+				  tok);
+			return 0;
+		}
+		for (int j = 1; j < n + 1; j++)
+			if (pols[j] == known[k]) {
+				bad_usage("-P: policy '%s' given twice", tok);
+				return 0;
+			}
+		if (n + 1 == MAX_POLS) {
+			bad_usage("-P: at most %d policies", MAX_POLS - 1);
+			return 0;
+		}
+		pols[++n] = known[k];
+	}
+	if (!n)
+		bad_usage("-P '%s': no policy in the list", list);
+	return n;
+}
+
+static int parse_count(const char *opt, const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return bad_usage("%s '%s': want a number from %ld to %ld", opt, s, min, max);
+	*out = v;
+	return 0;
+}
+
+/* The cached path: NREADS 4 KiB preads at xorshift offsets; seconds. */
+static int cached_reads(const char *path, uint64_t size, long nreads, double *secs)
+{
+	uint64_t s = 0x2545f4914f6cdd1dULL, pages = size / 4096;
+	char buf[4096];
+	double t0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	t0 = ws_now();
+	for (long i = 0; i < nreads; i++) {
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		if (pread(fd, buf, sizeof(buf), (s * 0x2545F4914F6CDD1DULL) % pages * 4096) !=
+		    (ssize_t)sizeof(buf)) {
+			close(fd);
+			return -EIO;
+		}
+	}
+	*secs = ws_now() - t0;
+	close(fd);
+	return 0;
+}
+
+struct loop {
+	const char *path;
+	double secs;
+	uint64_t disk;
+};
+
+/* In the memcg: one sequential pass of a file 1.5x its limit. */
+static int refault_pass(void *arg)
+{
+	struct loop *l = arg;
+	struct ws_pass p;
+	int err = ws_read_pass(l->path, false, &p);
+
+	l->secs = p.secs;
+	l->disk = p.disk_bytes;
+	return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_table(const char *what, const char **pols, int npols,
+			double t[][MAX_REPS], int reps, const char *unit, double scale)
+{
+	printf("%s: time over activate's, %d interleaved reps\n", what, reps);
+	printf("  %-9s %10s %10s %10s %12s\n", "policy", "min", "median", "max", unit);
+	for (int k = 0; k < npols; k++) {
+		double r[MAX_REPS], abs[MAX_REPS];
+
+		for (int i = 0; i < reps; i++) {
+			r[i] = t[k][i] / t[0][i];
+			abs[i] = t[k][i];
+		}
+		qsort(r, reps, sizeof(r[0]), cmp_double);
+		qsort(abs, reps, sizeof(abs[0]), cmp_double);
+		printf("  %-9s %10.4f %10.4f %10.4f %12.2f\n", pols[k], r[0], r[reps / 2],
+		       r[reps - 1], abs[reps / 2] * scale);
+	}
+	for (int k = 1; k < npols; k++) {
+		double r[MAX_REPS];
+
+		for (int i = 0; i < reps; i++)
+			r[i] = t[k][i] / t[0][i];
+		qsort(r, reps, sizeof(r[0]), cmp_double);
+		printf("  %s: median %+.2f%% against activate (spread %+.2f%% .. %+.2f%%): %s\n",
+		       pols[k], 100 * (r[reps / 2] - 1), 100 * (r[0] - 1), 100 * (r[reps - 1] - 1),
+		       r[reps / 2] <= 1.01 ? "within the 1% bound" : "OVER the 1% bound");
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	const char *pols[MAX_POLS] = { "activate", "adaptive", "distance" };
+	const char *dir = "/scratch/wsr";
+	uint64_t size = 256 * WS_MiB, limit = 256 * WS_MiB;
+	static double tc[MAX_POLS][MAX_REPS], tr[MAX_POLS][MAX_REPS];
+	long reps = 7, nreads = 200000;
+	char cpath[512], rpath[512];
+	int npols = 3, opt, err, ret = 1;
+	struct memcg *cg = NULL;
+	struct loop *l = NULL;
+	double warm;
+
+	while ((opt = getopt(argc, argv, "r:P:s:l:n:d:h")) != -1) {
+		switch (opt) {
+		case 'r':
+			if (parse_count("-r", optarg, 3, MAX_REPS, &reps))
+				return 2;
+			break;
+		case 'n':
+			if (parse_count("-n", optarg, 1000, 100000000, &nreads))
+				return 2;
+			break;
+		case 'P':
+			npols = parse_policies(optarg, pols);
+			if (!npols)
+				return 2;
+			npols++;
+			break;
+		case 's':
+		case 'l':
+			err = ws_parse_size(optarg, opt == 's' ? &size : &limit);
+			if (err || (opt == 's' ? size : limit) < 64 * WS_MiB ||
+			    (opt == 's' ? size : limit) > 64 * WS_GiB)
+				return bad_usage("-%c '%s': want a size from 64M to 64G, e.g. 256M",
+						 opt, optarg);
+			break;
+		case 'd': dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc)
+		return bad_usage("unexpected argument '%s'", argv[optind]);
+	size -= size % WS_MiB;
+	limit -= limit % WS_MiB;
+
+	snprintf(cpath, sizeof(cpath), "%s/overhead-cached", dir);
+	snprintf(rpath, sizeof(rpath), "%s/overhead-loop", dir);
+	if ((mkdir(dir, 0755) && errno != EEXIST) || ws_dataset(cpath, size) ||
+	    ws_dataset(rpath, limit / 2 * 3 - limit / 2 * 3 % WS_MiB)) {
+		fprintf(stderr, "wsr-overhead: cannot make the data sets in %s\n", dir);
+		return 1;
+	}
+	if (memcg_lib_init()) {
+		fprintf(stderr, "wsr-overhead: %s\n", memcg_strerror());
+		return 1;
+	}
+	l = cg_shared(sizeof(*l));
+	if (!l)
+		return 1;
+	l->path = rpath;
+	cg = memcg_create("wsr-overhead", limit);
+	if (!cg) {
+		fprintf(stderr, "wsr-overhead: memcg wsr-overhead: %s\n", memcg_strerror());
+		goto out;
+	}
+	printf("wsr-overhead: cached %" PRIu64 " MiB, %ld preads; refault loop %" PRIu64
+	       " MiB in a memcg at %" PRIu64 " MiB; %ld reps, order alternating\n",
+	       size / WS_MiB, nreads, (limit / 2 * 3) / WS_MiB, limit / WS_MiB, reps);
+	/* warm: the cached file in, the loop file through the memcg once */
+	if (cached_reads(cpath, size, nreads, &warm) || ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
+	    cg_run(cg, refault_pass, l)) {
+		fprintf(stderr, "wsr-overhead: warm-up failed\n");
+		goto out;
+	}
+	for (long i = 0; i < reps; i++) {
+		for (int j = 0; j < npols; j++) {
+			int k = i % 2 ? npols - 1 - j : j;
+
+			err = scn_set_policy(pols[k]);
+			if (err) {
+				fprintf(stderr, "wsr-overhead: policy %s: %s\n", pols[k], strerror(-err));
+				goto out;
+			}
+			/* the cached file back in, should the loop have pushed any out */
+			if (ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
+			    cached_reads(cpath, size, nreads, &tc[k][i]) ||
+			    cg_run(cg, refault_pass, l)) {
+				fprintf(stderr, "wsr-overhead: rep %ld, %s: a measurement failed\n",
+					i + 1, pols[k]);
+				goto out;
+			}
+			tr[k][i] = l->secs;
+		}
+		fprintf(stderr, "# progress: rep %ld of %ld\n", i + 1, reps);
+	}
+	print_table("cached 4 KiB preads", pols, npols, tc, reps, "us/read", 1e6 / nreads);
+	print_table("refault loop (1.5x the limit, every page refaults)", pols, npols, tr, reps,
+		    "s/pass", 1);
+	ret = 0;
+out:
+	scn_set_policy("distance");
+	if (cg && memcg_destroy(cg))
+		fprintf(stderr, "wsr-overhead: %s\n", memcg_strerror());
+	if (l)
+		cg_unshare(l, sizeof(*l));
+	return ret;
+}
