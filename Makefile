@@ -65,8 +65,8 @@ bench: ## the overhead benchmark: each policy against activate, interleaved, one
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
 
-test-long: ## the tests too long for make test (global switch through mmap); not CI
-	@CGT_TIMEOUT=$(or $(CGT_TIMEOUT),3000) guest-image/job.sh test $(or $(T),test_global_mswitch)
+test-long: ## tests too long for make test (global mmap switch, global zipf); not CI
+	@CGT_TIMEOUT=$(or $(CGT_TIMEOUT),3000) guest-image/job.sh test $(or $(T),test_global_mswitch test_global_zipf)
 
 test-debug: ## the suite (or T=) on the debug kernel, CGT_SCALE=25; not CI
 	@KERNEL=debug CGT_SCALE=$(or $(CGT_SCALE),25) OUT=$(CURDIR)/build/out-debug \

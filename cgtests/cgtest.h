@@ -36,6 +36,13 @@
 #define CGT_MEMCG_BIG_LIMIT	cgt_scaled(1280 * WS_MiB)
 
 /*
+ * The limit of the memcg cases whose passes are slow (the switch through
+ * mmap: one 4 KiB fault per page; Zipf: 4 KiB random preads): half of
+ * CGT_MEMCG_LIMIT, under 1 GiB as well, so that they fit in make test.
+ */
+#define CGT_MEMCG_SMALL_LIMIT	cgt_scaled(320 * WS_MiB)
+
+/*
  * BYTES times CGT_SCALE percent (1-100, default 100): the limits and
  * fixed-size sets of the memcg tests, scaled down for the debug kernel,
  * whose KASAN under TCG reads ~10x slower.  Sets that are sized on the

@@ -64,30 +64,32 @@ static int test_memcg_switch(void)
 }
 
 /*
- * The switch through mmap at the limit (see test_global_mswitch): the
+ * The switch through mmap at a 320M limit (see test_global_mswitch): the
  * refaults are charged in the fault path, so the distance reaches the
  * charge from filemap_fault() as it does from read().
  */
 static int test_memcg_mswitch(void)
 {
 	static const char *const pols[] = { "adaptive", "activate" };
-	struct scn_env env = { .tag = "memcg-switch", .memcg = cgt_name("mswitch") };
+	struct scn_env env = { .tag = "memcg-mswitch", .memcg = cgt_name("mswitch"),
+			       .mem = CGT_MEMCG_SMALL_LIMIT, .limit = CGT_MEMCG_SMALL_LIMIT };
 	struct scn_run runs[ARRAY_SIZE(pols)];
 	int n = ARRAY_SIZE(pols);
+	scn_fn fn;
 
-	if (memcg_lib_init() || switch_env(&env))
+	if (memcg_lib_init() || scn_setup(&env, "mswitch", &fn))
 		return KSFT_FAIL;
-	scn_run_named(&env, scn_mswitch, runs, pols, n, "# ");
+	scn_run_named(&env, fn, runs, pols, n, "# ");
 	return cgt_check_adaptive_mswitch(runs, n, "through mmap at the limit", true,
-					  LIMIT < WS_GiB) ? KSFT_PASS : KSFT_FAIL;
+					  env.limit < WS_GiB) ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* Zipf at the limit (640M, inactive ratio 1): see cgt_check_adaptive_zipf(). */
+/* Zipf at the limit (320M, inactive ratio 1): see cgt_check_adaptive_zipf(). */
 static int test_memcg_zipf(void)
 {
 	static const char *const pols[] = { "adaptive", "activate", "mglru" };
 	struct scn_env env = { .tag = "memcg-zipf", .memcg = cgt_name("zipf"),
-			       .mem = LIMIT, .limit = LIMIT };
+			       .mem = CGT_MEMCG_SMALL_LIMIT, .limit = CGT_MEMCG_SMALL_LIMIT };
 	struct scn_run runs[ARRAY_SIZE(pols)];
 	scn_fn fn;
 
