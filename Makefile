@@ -66,7 +66,7 @@ shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
 
 test-long: ## tests too long for make test (global mmap switch, global zipf); not CI
-	@CGT_TIMEOUT=$(or $(CGT_TIMEOUT),3000) guest-image/job.sh test $(or $(T),test_global_mswitch test_global_zipf)
+	@CGT_TIMEOUT=$(or $(CGT_TIMEOUT),3000) TIMEOUT=$(or $(filter-out 4200,$(TIMEOUT)),7200) guest-image/job.sh test $(or $(T),test_global_mswitch test_global_zipf)
 
 test-debug: ## the suite (or T=) on the debug kernel, CGT_SCALE=25; not CI
 	@KERNEL=debug CGT_SCALE=$(or $(CGT_SCALE),25) OUT=$(CURDIR)/build/out-debug \

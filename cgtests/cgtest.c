@@ -50,6 +50,13 @@ uint64_t cgt_scaled(uint64_t bytes)
 	return bytes / 100 * scale;
 }
 
+uint64_t cgt_scaled_min(uint64_t bytes, uint64_t min)
+{
+	uint64_t b = cgt_scaled(bytes);
+
+	return b < min ? min : b;
+}
+
 static struct memcg *cgroot;
 
 /*

@@ -40,7 +40,7 @@
  * mmap: one 4 KiB fault per page; Zipf: 4 KiB random preads): half of
  * CGT_MEMCG_LIMIT, under 1 GiB as well, so that they fit in make test.
  */
-#define CGT_MEMCG_SMALL_LIMIT	cgt_scaled(320 * WS_MiB)
+#define CGT_MEMCG_SMALL_LIMIT	cgt_scaled_min(320 * WS_MiB, 192 * WS_MiB)
 
 /*
  * BYTES times CGT_SCALE percent (1-100, default 100): the limits and
@@ -49,6 +49,11 @@
  * guest's memory scale with the guest (make test-debug MEM=...).
  */
 uint64_t cgt_scaled(uint64_t bytes);
+/*
+ * cgt_scaled(BYTES), but at least MIN: a limit whose 70% sets would
+ * round down to nothing (64 MiB units) at CGT_SCALE=25.
+ */
+uint64_t cgt_scaled_min(uint64_t bytes, uint64_t min);
 
 struct cgtest {
 	const char *name;

@@ -23,6 +23,18 @@
 #include "wsload.h"
 
 #define POLICY_FILE "/proc/sys/vm/workingset_policy"
+#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
+
+/* set by scn_run_any() around an "mglru" run */
+static bool mglru_run;
+
+/* MGLRU enabled (any of its bits), as far as this kernel has it */
+static bool mglru_on(void)
+{
+	char buf[32];
+
+	return ws_file_read(LRU_GEN, buf, sizeof(buf)) > 0 && strtoul(buf, NULL, 0) != 0;
+}
 
 const char *const scn_policies[SCN_NPOLICIES] = {
 	"distance", "adaptive", "activate", "classic",
@@ -264,6 +276,14 @@ int scn_run(const struct scn_env *env, const char *policy, scn_fn fn,
 	if (err) {
 		scn_msg("%s=%s: %s\n", POLICY_FILE, policy, strerror(-err));
 		goto out;
+	}
+	if (!mglru_run && mglru_on()) {
+		/* an mglru run killed or failed before it could turn it off */
+		scn_msg("MGLRU was left on: turning it off for this run\n");
+		if (ws_file_write(LRU_GEN, "n")) {
+			scn_msg("cannot disable MGLRU (%s)\n", LRU_GEN);
+			goto out;
+		}
 	}
 	ws_drop_caches();
 	if (env->memcg) {
@@ -551,8 +571,6 @@ void scn_run_policies(const struct scn_env *env, scn_fn fn, struct scn_run *runs
 	scn_set_policy("distance");
 }
 
-#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
-
 int scn_run_any(const struct scn_env *env, const char *policy, scn_fn fn,
 		struct scn_run *run)
 {
@@ -569,7 +587,9 @@ int scn_run_any(const struct scn_env *env, const char *policy, scn_fn fn,
 		return -1;
 	}
 	/* the multi-gen LRU bypasses the policies: "distance" is the default */
+	mglru_run = true;
 	ret = scn_run(env, "distance", fn, run);
+	mglru_run = false;
 	snprintf(run->policy, sizeof(run->policy), "mglru");
 	snprintf(run->asked, sizeof(run->asked), "mglru");
 	if (ws_file_write(LRU_GEN, "n")) {

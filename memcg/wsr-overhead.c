@@ -170,6 +170,11 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static double median(const double *sorted, int n)
+{
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
 static void print_table(const char *what, const char **pols, int npols,
 			double t[][MAX_REPS], int reps, const char *unit, double scale)
 {
@@ -184,8 +189,8 @@ static void print_table(const char *what, const char **pols, int npols,
 		}
 		qsort(r, reps, sizeof(r[0]), cmp_double);
 		qsort(abs, reps, sizeof(abs[0]), cmp_double);
-		printf("  %-9s %10.4f %10.4f %10.4f %12.2f\n", pols[k], r[0], r[reps / 2],
-		       r[reps - 1], abs[reps / 2] * scale);
+		printf("  %-9s %10.4f %10.4f %10.4f %12.2f\n", pols[k], r[0], median(r, reps),
+		       r[reps - 1], median(abs, reps) * scale);
 	}
 	for (int k = 1; k < npols; k++) {
 		double r[MAX_REPS];
@@ -194,8 +199,8 @@ static void print_table(const char *what, const char **pols, int npols,
 			r[i] = t[k][i] / t[0][i];
 		qsort(r, reps, sizeof(r[0]), cmp_double);
 		printf("  %s: median %+.2f%% against activate (spread %+.2f%% .. %+.2f%%): %s\n",
-		       pols[k], 100 * (r[reps / 2] - 1), 100 * (r[0] - 1), 100 * (r[reps - 1] - 1),
-		       r[reps / 2] <= 1.01 ? "within the 1% bound" : "OVER the 1% bound");
+		       pols[k], 100 * (median(r, reps) - 1), 100 * (r[0] - 1), 100 * (r[reps - 1] - 1),
+		       median(r, reps) <= 1.01 ? "within the 1% bound" : "OVER the 1% bound");
 	}
 	printf("\n");
 	fflush(stdout);
@@ -238,7 +243,12 @@ int main(int argc, char **argv)
 				return bad_usage("-%c '%s': want a size from 64M to 64G, e.g. 256M",
 						 opt, optarg);
 			break;
-		case 'd': dir = optarg; break;
+		case 'd':
+			dir = optarg;
+			if (!*dir || strlen(dir) > 400)
+				return bad_usage("-d '%s': want a directory path of 1-400 characters",
+						 dir);
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -255,7 +265,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wsr-overhead: cannot make the data sets in %s\n", dir);
 		return 1;
 	}
-	if (memcg_lib_init()) {
+	if (memcg_lib_init() || memcg_cleanup_on_signal()) {
 		fprintf(stderr, "wsr-overhead: %s\n", memcg_strerror());
 		return 1;
 	}
