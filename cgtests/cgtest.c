@@ -34,20 +34,35 @@ void cgt_path(char *buf, int len, const char *name)
 	snprintf(buf, len, "%s/%s", cgt_datadir(), name);
 }
 
-uint64_t cgt_scaled(uint64_t bytes)
+/*
+ * CGT_SCALE, read once: the limits, the fixed-size sets and the unit
+ * the scenarios round their sets to (scn_set_unit), all scaled alike.
+ */
+static int cgt_scale(void)
 {
 	static int scale;
 
 	if (!scale) {
 		const char *s = getenv("CGT_SCALE");
+		char *end = NULL;
 
-		scale = s ? atoi(s) : 100;
-		if (scale < 1 || scale > 100)
+		scale = s ? (int)strtol(s, &end, 10) : 100;
+		if (s && (end == s || *end || scale < 1 || scale > 100))
 			ksft_exit_fail_msg("CGT_SCALE=%s: want a percentage, 1-100\n", s);
-		if (scale != 100)
-			ksft_print_msg("CGT_SCALE: limits and fixed-size sets at %d%%\n", scale);
+		if (scale != 100) {
+			scn_set_unit = SCN_SET_UNIT * scale / 100 & ~(WS_MiB - 1);
+			if (scn_set_unit < WS_MiB)
+				scn_set_unit = WS_MiB;
+			ksft_print_msg("CGT_SCALE: limits and fixed-size sets at %d%%, sets in %" PRIu64
+				       " MiB units\n", scale, scn_set_unit / WS_MiB);
+		}
 	}
-	return bytes / 100 * scale;
+	return scale;
+}
+
+uint64_t cgt_scaled(uint64_t bytes)
+{
+	return bytes / 100 * cgt_scale();
 }
 
 uint64_t cgt_scaled_min(uint64_t bytes, uint64_t min)
@@ -611,6 +626,7 @@ int cgtest_main(int argc, char **argv, const struct cgtest *t, int n)
 	}
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	cgt_scale();
 	/* whatever way the test ends, the memcgs it made go */
 	if (memcg_cleanup_on_signal())
 		ksft_exit_fail_msg("%s\n", memcg_strerror());

@@ -25,6 +25,8 @@
 #define POLICY_FILE "/proc/sys/vm/workingset_policy"
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 
+uint64_t scn_set_unit = SCN_SET_UNIT;
+
 /* set by scn_run_any() around an "mglru" run */
 static bool mglru_run;
 
@@ -108,9 +110,9 @@ int scn_add_set(struct scn_env *env, char name, uint64_t bytes)
 
 	if (i == SCN_MAX_SETS)
 		return -ENOSPC;
-	bytes -= bytes % SCN_SET_UNIT;
+	bytes -= bytes % scn_set_unit;
 	if (!bytes) {
-		scn_msg("set %c: under %" PRIu64 " MiB\n", name, SCN_SET_UNIT / WS_MiB);
+		scn_msg("set %c: under %" PRIu64 " MiB\n", name, scn_set_unit / WS_MiB);
 		return -EINVAL;
 	}
 	env->names[i] = name;
@@ -533,10 +535,10 @@ uint64_t scn_plan_bytes(const struct scn_plan *p, int k, uint64_t mem)
 
 	/* a memory size from the command line can be near 2^64: saturate */
 	if (q > (UINT64_MAX - p->sets[k].den) / p->sets[k].num)
-		return UINT64_MAX - UINT64_MAX % SCN_SET_UNIT;
+		return UINT64_MAX - UINT64_MAX % scn_set_unit;
 	b = q * p->sets[k].num + mem % p->sets[k].den * p->sets[k].num / p->sets[k].den;
 
-	return b - b % SCN_SET_UNIT;
+	return b - b % scn_set_unit;
 }
 
 int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
@@ -552,7 +554,7 @@ int scn_setup(struct scn_env *env, const char *scenario, scn_fn *fn)
 			scn_msg("%s: set %c would be %u/%u of %" PRIu64 " MiB, under %" PRIu64
 				" MiB: size the scenario on more memory\n", scenario, p->sets[k].set,
 				p->sets[k].num, p->sets[k].den, env->mem / WS_MiB,
-				SCN_SET_UNIT / WS_MiB);
+				scn_set_unit / WS_MiB);
 			return -EINVAL;
 		}
 		err = scn_add_set(env, p->sets[k].set, scn_plan_bytes(p, k, env->mem));

@@ -98,6 +98,12 @@ const char *scn_policy_run(const char *policy);
 
 /* Sets are whole multiples of this (scn_add_set() rounds down). */
 #define SCN_SET_UNIT	((uint64_t)64 << 20)
+/*
+ * The unit in use: SCN_SET_UNIT unless a caller that scales its limits
+ * down (the cgtests' CGT_SCALE) scales the unit with them, so that a
+ * set at 25% is not rounded down to fit beside the other whole.
+ */
+extern uint64_t scn_set_unit;
 
 /*
  * A scenario: its workload and its two sets, each NUM/DEN of the memory
