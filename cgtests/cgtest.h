@@ -32,8 +32,11 @@
  * file LRU under every policy but "adaptive" (which keeps a floor of 4):
  * A (70% of the limit) cannot stay resident there whatever refaults say,
  * so the protection the bigger case tests only shows above the step.
+ * For that reason CGT_SCALE does not scale it: at 25% (320M) the case
+ * would test the other side of the step, which test_memcg_bigger_small
+ * already covers.
  */
-#define CGT_MEMCG_BIG_LIMIT	cgt_scaled(1280 * WS_MiB)
+#define CGT_MEMCG_BIG_LIMIT	((uint64_t)1280 * WS_MiB)
 
 /*
  * The limit of the memcg cases whose passes are slow (the switch through
@@ -50,8 +53,8 @@
  */
 uint64_t cgt_scaled(uint64_t bytes);
 /*
- * cgt_scaled(BYTES), but at least MIN: a limit whose 70% sets would
- * round down to nothing (64 MiB units) at CGT_SCALE=25.
+ * cgt_scaled(BYTES), but at least MIN: a limit too small at CGT_SCALE=25
+ * for the kernel's own memory in the memcg to leave the sets room.
  */
 uint64_t cgt_scaled_min(uint64_t bytes, uint64_t min);
 
