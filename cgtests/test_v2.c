@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cgtest.h"
 #include "../memcg/scenario.h"
@@ -104,10 +105,67 @@ static int test_v2_high(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * memory.refault_histogram on v2: a loop over 1.5x memory.max fills the
+ * memcg's histogram with its refaults (as many as memory.stat's
+ * workingset_refault_file), the root cgroup has the file, and writing 0
+ * empties the memcg's.
+ */
+static int test_v2_histogram(void)
+{
+	uint64_t lim = cgt_scaled_min(192 * WS_MiB, 128 * WS_MiB), sum = 0, refaults;
+	struct memcg_hist *h = calloc(1, sizeof(*h));
+	struct memcg_stat *st = calloc(1, sizeof(*st));
+	struct memcg *cg = NULL, *root = NULL;
+	char path[256];
+	bool ok = false;
+
+	if (!h || !st || !v2_init())
+		goto out;
+	cgt_path(path, sizeof(path), "sizing-sib-x");
+	if (ws_dataset(path, lim * 3 / 2 / WS_MiB * WS_MiB))
+		goto out;
+	cg = cgt_memcg("v2_hist", lim);
+	if (!cg)
+		goto out;
+	ws_drop_caches();
+	if (memcg_reset_hist(cg) || cgt_read_in(cg, path, 3, false, NULL) ||
+	    memcg_read_hist(cg, h) || memcg_read_stat(cg, st)) {
+		ksft_print_msg("%s\n", memcg_strerror());
+		goto out;
+	}
+	for (int i = 0; i < h->nr; i++)
+		sum += h->total[i];
+	refaults = memcg_stat_hier(st, "workingset_refault_file");
+	ok = CGT_CHECK(sum > 0 && cgt_close(sum, refaults, 2),
+		       "loop of 1.5x memory.max: histogram %" PRIu64 " pages, workingset_refault_file %" PRIu64,
+		       sum, refaults);
+	root = memcg_adopt("/");
+	ok &= CGT_CHECK(root && !memcg_read_hist(root, h) && h->nr > 0,
+			"the root cgroup has memory.refault_histogram (%d buckets)", h->nr);
+	sum = 0;
+	if (!memcg_reset_hist(cg) && !memcg_read_hist(cg, h)) {
+		for (int i = 0; i < h->nr; i++)
+			sum += h->total[i];
+	} else {
+		sum = UINT64_MAX;
+	}
+	ok &= CGT_CHECK(sum == 0, "after writing 0: %" PRIu64 " pages", sum);
+out:
+	if (root)
+		memcg_release(root);
+	if (cg)
+		memcg_destroy(cg);
+	free(h);
+	free(st);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cgtest tests[] = {
 	CGTEST(test_v2_switch),
 	CGTEST(test_v2_bigger),
 	CGTEST(test_v2_high),
+	CGTEST(test_v2_histogram),
 };
 
 int main(int argc, char **argv)

@@ -229,6 +229,11 @@ int cgroup_read_value_begin(const char *controller, const char *path, char *name
 	return fgets(buffer, max, f) ? 0 : ECGEOF;
 }
 
+int cgroup_read_value_next(void **handle, char *buffer, int max)
+{
+	return fgets(buffer, max, *handle) ? 0 : ECGEOF;
+}
+
 int cgroup_read_value_end(void **handle)
 {
 	fclose(*handle);

@@ -193,6 +193,12 @@ static void test_adopt(void)
 	tap_ok(cg && !memcg_destroy(cg) && exists("pre") && !fake_log[0],
 	       "destroy of an adopted memcg releases it only: pre stays, nothing written");
 
+	cg = memcg_adopt("/");
+	tap_ok(cg && !memcg_created(cg) && !strcmp(memcg_name(cg), "/"),
+	       "memcg_adopt(/): the root, not created%s", why(cg));
+	tap_ok(cg && !memcg_destroy(cg) && !fake_log[0],
+	       "destroy of the adopted root releases it only: nothing written or removed");
+
 	errno = 0;
 	cg = memcg_adopt("nope");
 	tap_ok(!cg && errno == ENOENT && said("does not exist"),
@@ -423,6 +429,28 @@ static void test_reads(void)
 	put("rd/memory.stat", "");
 	tap_ok(memcg_read_stat(cg, st) < 0, "read_stat of an empty file fails: '%s'",
 	       memcg_strerror());
+
+	{
+		struct memcg_hist *h = calloc(1, sizeof(*h));
+
+		tap_ok(h && memcg_read_hist(cg, h) == -ENOENT && said("no memory.refault_histogram"),
+		       "read_hist without the file: -ENOENT, '%s'", memcg_strerror());
+		put("rd/memory.refault_histogram",
+		    "256 1\n384 2\ninf 3\ntotal_256 10\ntotal_384 20\ntotal_inf 30\n");
+		tap_ok(h && !memcg_read_hist(cg, h) && h->nr == 3 && h->bound[1] == 384 &&
+		       h->bound[2] == UINT64_MAX && h->local[2] == 3 && h->total[0] == 10 &&
+		       h->total[2] == 30, "read_hist: 3 buckets, local and total");
+		put("rd/memory.refault_histogram", "256 1\n384 2\ninf 3\ntotal_256 10\n");
+		tap_ok(h && memcg_read_hist(cg, h) == -EINVAL && h->nr == 0,
+		       "read_hist with total_ lines missing: -EINVAL, '%s'", memcg_strerror());
+		put("rd/memory.refault_histogram", "384 1\n256 2\ninf 3\n");
+		tap_ok(h && memcg_read_hist(cg, h) == -EINVAL && said("bad line '256 2'"),
+		       "read_hist with bounds out of order: -EINVAL, '%s'", memcg_strerror());
+		put("rd/memory.refault_histogram", "256 x\n");
+		tap_ok(h && memcg_read_hist(cg, h) == -EINVAL && said("bad line '256 x'"),
+		       "read_hist of a bad count: -EINVAL, '%s'", memcg_strerror());
+		free(h);
+	}
 	memcg_destroy(cg);
 	tap_ok(exists("rd/memory.stat"), "the adopted fixture stays");
 	rm_tree("rd");

@@ -636,7 +636,21 @@ static void free_memcg(struct memcg *m)
 
 struct memcg *memcg_adopt(const char *name)
 {
-	int ret = memcg_exists(name);
+	int ret;
+
+	/* the root: global reclaim's files (memory.refault_histogram) */
+	if (name && !strcmp(name, "/")) {
+		struct memcg *m;
+
+		ret = lib_ensure();
+		if (ret)
+			return fail_null(ret);
+		m = new_memcg("/");
+		if (m)
+			snprintf(m->path, sizeof(m->path), "%s", memcg_root);
+		return m;
+	}
+	ret = memcg_exists(name);
 
 	if (ret < 0)
 		return fail_null(ret);
@@ -878,6 +892,115 @@ int memcg_read_u64(const struct memcg *m, const char *file, uint64_t *val)
 	if (buf[0] < '0' || buf[0] > '9' || errno || *end)
 		return fail(-EINVAL, "memcg %s: %s: not a number: '%s'", m->name, file, buf);
 	*val = v;
+	return 0;
+}
+
+/* One histogram line: "<bound> <pages>", "inf <pages>", either total_. */
+static int hist_line(const char *name, char *line, struct memcg_hist *h)
+{
+	bool total = !strncmp(line, "total_", 6);
+	unsigned long long bound, v;
+	char *p = total ? line + 6 : line, *end;
+	int i;
+
+	line[strcspn(line, "\n")] = 0;
+	if (!strncmp(p, "inf ", 4)) {
+		bound = UINT64_MAX;
+		p += 3;
+	} else {
+		errno = 0;
+		bound = strtoull(p, &end, 10);
+		if (p[0] < '0' || p[0] > '9' || errno || *end != ' ')
+			goto bad;
+		p = end;
+	}
+	p++;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (p[0] < '0' || p[0] > '9' || errno || *end)
+		goto bad;
+
+	if (!total) {
+		if (h->nr == MEMCG_HIST_MAX)
+			return fail(-E2BIG, "memcg %s: memory.refault_histogram has more than %d buckets (MEMCG_HIST_MAX)",
+				    name, MEMCG_HIST_MAX);
+		if (h->nr && bound <= h->bound[h->nr - 1])
+			goto bad;
+		h->bound[h->nr] = bound;
+		h->local[h->nr++] = v;
+		return 0;
+	}
+	for (i = 0; i < h->nr; i++) {
+		if (h->bound[i] == bound) {
+			h->total[i] = v;
+			return 0;
+		}
+	}
+bad:
+	return fail(-EINVAL, "memcg %s: memory.refault_histogram: bad line '%s'", name, line);
+}
+
+int memcg_read_hist(const struct memcg *m, struct memcg_hist *h)
+{
+	const char *file = "memory.refault_histogram";
+	char line[128];
+	void *handle = NULL;
+	int ret, err = 0, n = 0;
+
+	memset(h, 0, sizeof(*h));
+	ret = cgroup_read_value_begin("memory", m->name, (char *)file, &handle,
+				      line, sizeof(line));
+	while (!ret && !err) {
+		err = hist_line(m->name, line, h);
+		n++;
+		ret = cgroup_read_value_next(&handle, line, sizeof(line));
+	}
+	if (handle)
+		cgroup_read_value_end(&handle);
+	if (err) {
+		memset(h, 0, sizeof(*h));
+		return err;
+	}
+	if (ret != ECGEOF) {
+		err = cgerr_to_errno(ret);
+		if (err == -ENOENT || err == -EINVAL)
+			return fail(-ENOENT, "memcg %s: this kernel has no memory.refault_histogram (it comes with the series' refault histogram patch)",
+				    m->name);
+		return fail(err, "memcg %s: read %s: %s", m->name, file, cgerr(ret));
+	}
+	if (!h->nr || n != 2 * h->nr || h->bound[h->nr - 1] != UINT64_MAX) {
+		int nr = h->nr;
+
+		memset(h, 0, sizeof(*h));
+		return fail(-EINVAL, "memcg %s: memory.refault_histogram: %d lines for %d buckets (want a total_ line for each), or no 'inf' bucket",
+			    m->name, n, nr);
+	}
+	return 0;
+}
+
+int memcg_reset_hist(struct memcg *m)
+{
+	return set_file(m->name, "memory.refault_histogram", "0");
+}
+
+int memcg_hist_sub(struct memcg_hist *h, const struct memcg_hist *a,
+		   const struct memcg_hist *b)
+{
+	int i;
+
+	if (a->nr != b->nr)
+		return fail(-EINVAL, "refault histograms of %d and %d buckets", a->nr, b->nr);
+	for (i = 0; i < a->nr; i++) {
+		if (a->bound[i] != b->bound[i])
+			return fail(-EINVAL, "refault histograms with other buckets");
+	}
+	h->nr = a->nr;
+	for (i = 0; i < a->nr; i++) {
+		h->bound[i] = a->bound[i];
+		/* a reset in between: the later reading is the interval's */
+		h->local[i] = a->local[i] >= b->local[i] ? a->local[i] - b->local[i] : a->local[i];
+		h->total[i] = a->total[i] >= b->total[i] ? a->total[i] - b->total[i] : a->total[i];
+	}
 	return 0;
 }
 

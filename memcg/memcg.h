@@ -96,7 +96,7 @@ struct memcg *memcg_create_flags(const char *name, uint64_t limit_bytes,
  * A handle to the existing memcg NAME, as it is: nothing is created or
  * written (not even v2's cgroup.subtree_control), and memcg_destroy()
  * of the handle only releases it.  NULL with errno ENOENT if NAME does
- * not exist.
+ * not exist.  NAME "/" is the root memcg (for reading its files).
  */
 struct memcg *memcg_adopt(const char *name);
 /* True if the handle's leaf was created by this process (not adopted). */
@@ -181,6 +181,31 @@ uint64_t memcg_stat_get(const struct memcg_stat *st, const char *key);
  * (v1's "cache" is v2's "file").
  */
 uint64_t memcg_stat_hier(const struct memcg_stat *st, const char *key);
+
+/*
+ * memory.refault_histogram (the series' patch 7): file refaults of the
+ * pages this memcg's reclaim evicted, by refault distance.  BOUND[i] is
+ * bucket i's upper bound in pages (UINT64_MAX for "inf"; bucket i holds
+ * distances from BOUND[i - 1], or 0, up to under BOUND[i]); LOCAL[i] the
+ * memcg's own refaults, TOTAL[i] those of its subtree (total_ lines).
+ */
+#define MEMCG_HIST_MAX 64
+struct memcg_hist {
+	int nr;
+	uint64_t bound[MEMCG_HIST_MAX];
+	uint64_t local[MEMCG_HIST_MAX];
+	uint64_t total[MEMCG_HIST_MAX];
+};
+/*
+ * Read it.  -ENOENT, with a message that says so, on a kernel without
+ * it; -EINVAL for a line it cannot parse: never a partial H.
+ */
+int memcg_read_hist(const struct memcg *cg, struct memcg_hist *h);
+/* Start the memcg's histogram afresh (writes 0). */
+int memcg_reset_hist(struct memcg *cg);
+/* H = A - B, bucket by bucket (B read before A, same buckets): -EINVAL if not. */
+int memcg_hist_sub(struct memcg_hist *h, const struct memcg_hist *a,
+		   const struct memcg_hist *b);
 
 /* Message for the last failing call in this thread. */
 const char *memcg_strerror(void);

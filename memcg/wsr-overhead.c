@@ -17,6 +17,10 @@
  * over activate's in the same rep; the table gives min/median/max over
  * the reps.  One ratio is noise on these machines; the median of several
  * interleaved ones is the number to quote.
+ *
+ * With -H it measures the refault distance histograms instead
+ * (memory.refault_histogram): vm.workingset_histogram=1 against 0, under
+ * the policy in force, the same way.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,7 +48,7 @@ static const char *const known[] = { "adaptive", "distance", "activate", "classi
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: wsr-overhead [-r REPS] [-P POLICIES] [-s SIZE] [-l LIMIT] [-n READS] [-d DIR]\n"
+		"usage: wsr-overhead [-r REPS] [-P POLICIES | -H] [-s SIZE] [-l LIMIT] [-n READS] [-d DIR]\n"
 		"  -r REPS      interleaved repetitions, 3-%d (default 7)\n"
 		"  -P LIST      policies to compare with activate, comma-separated, from\n"
 		"               adaptive, distance, classic (default adaptive,distance)\n"
@@ -52,6 +56,7 @@ static void usage(FILE *f)
 		"  -l LIMIT     the refault memcg's hard limit; its file is 1.5x (default 256M)\n"
 		"  -n READS     4 KiB preads per cached measurement (default 200000)\n"
 		"  -d DIR       data directory (default /scratch/wsr)\n"
+		"  -H           the histograms' cost instead: vm.workingset_histogram 1 against 0\n"
 		"  -h           this help\n"
 		"Prints one table per path: each policy's time over activate's, min/median/max.\n"
 		"exit status: 0 measured, 1 failed, 2 bad usage\n", MAX_REPS);
@@ -175,11 +180,21 @@ static double median(const double *sorted, int n)
 	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+#define HIST_SYSCTL	"/proc/sys/vm/workingset_histogram"
+
+/* A policy, or "histogram=0|1": vm.workingset_histogram. */
+static int apply(const char *what)
+{
+	if (!strncmp(what, "histogram=", 10))
+		return ws_file_write(HIST_SYSCTL, what + 10);
+	return scn_set_policy(what);
+}
+
 static void print_table(const char *what, const char **pols, int npols,
 			double t[][MAX_REPS], int reps, const char *unit, double scale)
 {
-	printf("%s: time over activate's, %d interleaved reps\n", what, reps);
-	printf("  %-9s %10s %10s %10s %12s\n", "policy", "min", "median", "max", unit);
+	printf("%s: time over %s's, %d interleaved reps\n", what, pols[0], reps);
+	printf("  %-11s %10s %10s %10s %12s\n", "policy", "min", "median", "max", unit);
 	for (int k = 0; k < npols; k++) {
 		double r[MAX_REPS], abs[MAX_REPS];
 
@@ -189,7 +204,7 @@ static void print_table(const char *what, const char **pols, int npols,
 		}
 		qsort(r, reps, sizeof(r[0]), cmp_double);
 		qsort(abs, reps, sizeof(abs[0]), cmp_double);
-		printf("  %-9s %10.4f %10.4f %10.4f %12.2f\n", pols[k], r[0], median(r, reps),
+		printf("  %-11s %10.4f %10.4f %10.4f %12.2f\n", pols[k], r[0], median(r, reps),
 		       r[reps - 1], median(abs, reps) * scale);
 	}
 	for (int k = 1; k < npols; k++) {
@@ -198,8 +213,8 @@ static void print_table(const char *what, const char **pols, int npols,
 		for (int i = 0; i < reps; i++)
 			r[i] = t[k][i] / t[0][i];
 		qsort(r, reps, sizeof(r[0]), cmp_double);
-		printf("  %s: median %+.2f%% against activate (spread %+.2f%% .. %+.2f%%): %s\n",
-		       pols[k], 100 * (median(r, reps) - 1), 100 * (r[0] - 1), 100 * (r[reps - 1] - 1),
+		printf("  %s: median %+.2f%% against %s (spread %+.2f%% .. %+.2f%%): %s\n",
+		       pols[k], 100 * (median(r, reps) - 1), pols[0], 100 * (r[0] - 1), 100 * (r[reps - 1] - 1),
 		       median(r, reps) <= 1.01 ? "within the 1% bound" : "OVER the 1% bound");
 	}
 	printf("\n");
@@ -219,8 +234,14 @@ int main(int argc, char **argv)
 	struct loop *l = NULL;
 	double warm;
 
-	while ((opt = getopt(argc, argv, "r:P:s:l:n:d:h")) != -1) {
+	bool hist = false, given_p = false;
+	char policy[32] = "";
+
+	while ((opt = getopt(argc, argv, "r:P:s:l:n:d:Hh")) != -1) {
 		switch (opt) {
+		case 'H':
+			hist = true;
+			break;
 		case 'r':
 			if (parse_count("-r", optarg, 3, MAX_REPS, &reps))
 				return 2;
@@ -234,6 +255,7 @@ int main(int argc, char **argv)
 			if (!npols)
 				return 2;
 			npols++;
+			given_p = true;
 			break;
 		case 's':
 		case 'l':
@@ -255,6 +277,20 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		return bad_usage("unexpected argument '%s'", argv[optind]);
+	if (hist && given_p)
+		return bad_usage("-H and -P exclude each other");
+	if (hist) {
+		if (access(HIST_SYSCTL, W_OK)) {
+			fprintf(stderr, "wsr-overhead: %s: %s (a kernel without the refault histogram?)\n",
+				HIST_SYSCTL, strerror(errno));
+			return 1;
+		}
+		pols[0] = "histogram=0";
+		pols[1] = "histogram=1";
+		npols = 2;
+		ws_file_read("/proc/sys/vm/workingset_policy", policy, sizeof(policy));
+		policy[strcspn(policy, "\n")] = 0;
+	}
 	size -= size % WS_MiB;
 	limit -= limit % WS_MiB;
 
@@ -279,8 +315,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	printf("wsr-overhead: cached %" PRIu64 " MiB, %ld preads; refault loop %" PRIu64
-	       " MiB in a memcg at %" PRIu64 " MiB; %ld reps, order alternating\n",
-	       size / WS_MiB, nreads, (limit / 2 * 3) / WS_MiB, limit / WS_MiB, reps);
+	       " MiB in a memcg at %" PRIu64 " MiB; %ld reps, order alternating%s%s\n",
+	       size / WS_MiB, nreads, (limit / 2 * 3) / WS_MiB, limit / WS_MiB, reps,
+	       hist ? "; vm.workingset_histogram 1 against 0 under policy " : "", hist ? policy : "");
 	/* warm: the cached file in, the loop file through the memcg once */
 	if (cached_reads(cpath, size, nreads, &warm) || ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
 	    cg_run(cg, refault_pass, l)) {
@@ -291,7 +328,7 @@ int main(int argc, char **argv)
 		for (int j = 0; j < npols; j++) {
 			int k = i % 2 ? npols - 1 - j : j;
 
-			err = scn_set_policy(pols[k]);
+			err = apply(pols[k]);
 			if (err) {
 				fprintf(stderr, "wsr-overhead: policy %s: %s\n", pols[k], strerror(-err));
 				goto out;
@@ -313,7 +350,10 @@ int main(int argc, char **argv)
 		    "s/pass", 1);
 	ret = 0;
 out:
-	scn_set_policy("distance");
+	if (hist)
+		ws_file_write(HIST_SYSCTL, "1");
+	else
+		scn_set_policy("distance");
 	if (cg && memcg_destroy(cg))
 		fprintf(stderr, "wsr-overhead: %s\n", memcg_strerror());
 	if (l)
