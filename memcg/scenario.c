@@ -19,6 +19,7 @@
 
 #include "cgrun.h"
 #include "memcg.h"
+#include "opt.h"
 #include "scenario.h"
 #include "wsload.h"
 
@@ -611,4 +612,120 @@ void scn_run_named(const struct scn_env *env, scn_fn fn, struct scn_run *runs,
 			scn_print(stdout, pfx, env, &runs[i]);
 	}
 	scn_set_policy("distance");
+}
+
+/* A reference string and where its recorded passes start and end. */
+struct refs {
+	uint32_t *r;
+	size_t n, cap;
+	size_t from[SCN_MAX_PASSES], to[SCN_MAX_PASSES];
+	int npass;
+};
+
+static int refs_add(struct refs *x, uint32_t first, uint64_t count)
+{
+	if (x->n + count > x->cap) {
+		size_t cap = (x->n + count) * 2;
+		uint32_t *r = realloc(x->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		x->r = r;
+		x->cap = cap;
+	}
+	for (uint64_t i = 0; i < count; i++)
+		x->r[x->n++] = first + (uint32_t)i;
+	return 0;
+}
+
+/* Set pages [FIRST, FIRST + COUNT) read once, recorded as a pass if REC. */
+static int refs_pass(struct refs *x, uint32_t first, uint64_t count, bool rec)
+{
+	size_t from = x->n;
+	int err = refs_add(x, first, count);
+
+	if (!err && rec && x->npass < SCN_MAX_PASSES) {
+		x->from[x->npass] = from;
+		x->to[x->npass++] = x->n;
+	}
+	return err;
+}
+
+int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
+	    double *opt, int *npass)
+{
+	uint64_t a = sizes[0] / 4096, b = sizes[1] / 4096;
+	struct refs x = { 0 };
+	uint8_t *hit = NULL;
+	int err = 0;
+	long h;
+
+	if (!strcmp(scenario, "switch")) {
+		for (int k = 0; !err && k < 3; k++)
+			err = refs_pass(&x, 0, a, true);
+		for (int k = 0; !err && k < 6; k++)
+			err = refs_pass(&x, a, b, true);
+	} else if (!strcmp(scenario, "bigger")) {
+		for (int k = 0; !err && k < 3; k++)
+			err = refs_pass(&x, 0, a, true);
+		for (int k = 0; !err && k < 4; k++)
+			err = refs_pass(&x, a, b, true);
+	} else if (!strcmp(scenario, "stream")) {
+		uint64_t chunk = b / 4;
+
+		for (int k = 0; !err && k < 2; k++)
+			err = refs_pass(&x, 0, a, true);
+		for (int pass = 0; !err && pass < 2; pass++) {
+			for (uint64_t off = 0; !err && off + chunk <= b; off += chunk) {
+				err = refs_pass(&x, a + off, chunk, false) ?:
+				      refs_pass(&x, 0, a, true);
+			}
+		}
+	} else if (!strcmp(scenario, "zipf")) {
+		struct ws_zipf z;
+		bool zinit;
+
+		b = 0;
+		err = ws_zipf_init(&z, a, SCN_ZIPF_ALPHA, 0x5eedULL);
+		zinit = !err;
+		if (!err)
+			err = refs_pass(&x, 0, a, false);
+		for (int r = 0; !err && r < SCN_ZIPF_ROUNDS; r++) {
+			size_t from = x.n;
+
+			err = refs_add(&x, 0, a / 4);
+			for (size_t i = from; !err && i < x.n; i++)
+				x.r[i] = ws_zipf_next(&z);
+			if (!err && x.npass < SCN_MAX_PASSES) {
+				x.from[x.npass] = from;
+				x.to[x.npass++] = x.n;
+			}
+		}
+		if (zinit)
+			ws_zipf_free(&z);
+	} else {
+		return -EINVAL;
+	}
+	if (!err) {
+		hit = malloc(x.n ? x.n : 1);
+		if (!hit)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		h = opt_hits(x.r, x.n, (uint32_t)(a + b), cache / 4096 ? cache / 4096 : 1, hit);
+		if (h < 0)
+			err = -errno;
+	}
+	for (int i = 0; !err && i < x.npass; i++) {
+		size_t n = 0;
+
+		for (size_t j = x.from[i]; j < x.to[i]; j++)
+			n += hit[j];
+		opt[i] = x.to[i] > x.from[i] ? (double)n / (double)(x.to[i] - x.from[i]) : 0;
+	}
+	if (!err)
+		*npass = x.npass;
+	free(hit);
+	free(x.r);
+	return err;
 }

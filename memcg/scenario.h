@@ -154,6 +154,17 @@ int scn_bigger(const struct scn_env *env, struct scn_run *run);
 int scn_stream(const struct scn_env *env, struct scn_run *run);
 #define SCN_ZIPF_ALPHA	0.9
 #define SCN_ZIPF_ROUNDS	6
+
+/*
+ * Belady's optimal hit ratio (memcg/opt.c) for each recorded pass of
+ * SCENARIO with sets of SIZES[] bytes and a cache of CACHE bytes: the
+ * same page references in the same order (the sequential passes, the
+ * stream's chunks, the Zipf draws), one OPT[i] per pass the scenario
+ * records, *NPASS of them.  -EINVAL for a scenario whose order it cannot
+ * reproduce ("mswitch"), -ENOMEM.
+ */
+int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
+	    double *opt, int *npass);
 int scn_zipf(const struct scn_env *env, struct scn_run *run);
 int scn_mswitch(const struct scn_env *env, struct scn_run *run);
 

@@ -147,10 +147,17 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	       env->memcg ? "in a memcg" : "global", env->mem / WS_MiB);
 	for (int k = 0; k < env->nsets; k++)
 		printf(" %c = %" PRIu64 " MiB", env->names[k], env->sizes[k] / WS_MiB);
+	/* Belady's bound for the same references and a cache of the memory */
+	double opt[SCN_MAX_PASSES];
+	int nopt = 0;
+
+	if (scn_opt(scn, env->sizes, env->memcg ? env->limit : env->mem, opt, &nopt))
+		nopt = 0;
 	printf("\n%-4s %-4s", "set", "pass");
 	for (int r = 0; r < n; r++)
 		printf(" %10s", labels[r]);
-	printf("   (hit %%)\n");
+	printf(" %10s   (hit %%; OPT: Belady's optimum, same reads, a cache of %" PRIu64 " MiB)\n",
+	       "OPT", (env->memcg ? env->limit : env->mem) / WS_MiB);
 	/* the rows are the passes of the run that has most */
 	int ref = 0;
 
@@ -165,6 +172,10 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 			else
 				printf(" %10s", "-");
 		}
+		if (i < nopt)
+			printf(" %10.1f", 100 * opt[i]);
+		else
+			printf(" %10s", "-");
 		printf("\n");
 	}
 	for (int k = 0; k < env->nsets; k++) {

@@ -421,12 +421,13 @@ static void print_ascii(const struct mrc *m)
 	printf("  %s vs limit (MiB), %.0f to %.0f\n", mrc_hit_now(m) >= 0 ? "predicted hit%" : "refaults saved %",
 	       x[0], x[W - 1]);
 	for (r = H; r >= 0; r--) {
-		double lo = 100.0 * r / H;
+		printf("  %5.0f |", 100.0 * r / H);
+		for (c = 0; c < W; c++) {
+			/* each column's point on its nearest row, filled below */
+			long at = lround(y[c] * H / 100);
 
-		printf("  %5.0f |", lo);
-		for (c = 0; c < W; c++)
-			putchar(y[c] >= lo && (r == H || y[c] < 100.0 * (r + 1) / H) ? '*' :
-				y[c] > lo ? '.' : ' ');
+			putchar(at == r ? '*' : at > r ? '.' : ' ');
+		}
 		printf("\n");
 	}
 	printf("        +");
