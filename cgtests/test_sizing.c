@@ -422,6 +422,86 @@ static int test_histogram_empty(void)
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+struct loop_for {
+	char path[256];
+	double secs;
+};
+
+static int loop_for(void *arg)
+{
+	struct loop_for *l = arg;
+	double end = ws_now() + l->secs;
+	struct ws_pass p;
+
+	while (ws_now() < end)
+		if (ws_read_pass(l->path, false, &p))
+			return 1;
+	return 0;
+}
+
+/*
+ * wsr-predict -w on a running container: a reader loops over 1.5x its
+ * memcg's limit for 8 s while wsr-predict -w 2 -n 2 -j watches; each
+ * interval reports the reader's accesses and refaults, and the second
+ * (refaults only) predicts >= 95% at x2, where the loop fits.
+ */
+static int test_predict_watch(void)
+{
+	struct loop_for *l = cg_shared(sizeof(*l));
+	uint64_t lim = cgt_scaled_min(192 * WS_MiB, 128 * WS_MiB);
+	char cmd[512], out[8192];
+	struct memcg *cg;
+	bool ok;
+	pid_t pid;
+	int rc;
+
+	if (!l || memcg_lib_init())
+		return KSFT_FAIL;
+	cgt_path(l->path, sizeof(l->path), "sizing-sib-x");
+	l->secs = 8;
+	if (ws_dataset(l->path, lim * 3 / 2 / WS_MiB * WS_MiB))
+		return KSFT_FAIL;
+	cg = cgt_memcg("sizing_watch", lim);
+	if (!cg)
+		return KSFT_FAIL;
+	pid = cg_run_nowait(cg, loop_for, l);
+	if (pid < 0) {
+		memcg_destroy(cg);
+		return KSFT_FAIL;
+	}
+	snprintf(cmd, sizeof(cmd), "wsr-predict -g %s -w 2 -n 2 -j 2>&1", memcg_name(cg));
+	rc = run_tool(cmd, out, sizeof(out));
+	ksft_print_msg("%s", out);
+	cg_wait(pid);
+	ok = CGT_CHECK(rc == 0, "wsr-predict -w 2 -n 2: exit %d", rc);
+	{
+		const char *p = out;
+		int n = 0, good = 0;
+		double last = -1;
+
+		while ((p = strstr(p, "\"accesses\": "))) {
+			double acc = atof(p + 12), hit2 = -1;
+			const char *r = strstr(p, "\"refaults\": ");
+			const char *x2 = strstr(p, "\"factor\": 2.00");
+			const char *h = x2 ? strstr(x2, "\"hit\": ") : NULL;
+
+			if (h)
+				hit2 = atof(h + 7);
+			n++;
+			good += acc > 0 && r && atof(r + 12) > 0;
+			last = hit2;
+			p++;
+		}
+		ok &= CGT_CHECK(n == 2 && good == 2,
+				"2 intervals, each with the reader's accesses and refaults (%d of %d)", good, n);
+		/* the first interval has the first pass's first touches in it */
+		ok &= CGT_CHECK(last >= 0.95, "the last interval (all refaults) predicts %.1f%% at x2 (>= 95)",
+				100 * last);
+	}
+	memcg_destroy(cg);
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
 struct sib {
 	char path[256];
 	int passes;
@@ -523,6 +603,7 @@ out:
 static const struct cgtest tests[] = {
 	CGTEST(test_histogram_empty),
 	CGTEST(test_histogram_siblings),
+	CGTEST(test_predict_watch),
 	CGTEST(test_predict_loop),
 	CGTEST(test_predict_switch),
 	CGTEST(test_predict_zipf),
