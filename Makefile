@@ -75,6 +75,10 @@ test-debug: ## the suite (or T=) on the debug kernel, CGT_SCALE=25; not CI
 test-pristine: ## the suite (or T=) on stock 6.1: it must fail (not CI)
 	@KERNEL=pristine OUT=$(CURDIR)/build/out-pristine guest-image/job.sh test $(T)
 
+compare: ## two make run directories cell by cell: make compare A=dir B=dir
+	@[ -n "$(A)" ] && [ -n "$(B)" ] || { echo "usage: make compare A=RUNDIR B=RUNDIR" >&2; exit 2; }
+	@memcg/wsr-report --compare "$(A)" "$(B)"
+
 dev-test: ## rebuild the tree as it is, boot, run T (edit-build-test loop)
 	@KERNEL=$$(kernel/build.sh --tree) guest-image/job.sh test $(T)
 
@@ -87,4 +91,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: help bench test-long kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean
+.PHONY: compare help bench test-long kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean

@@ -36,6 +36,8 @@ case "$JOB" in test|run|shell) ;; *) usage ;; esac
 ensure_deps() {
 	ensure_pkgs "$JOB" qemu-system-x86 e2fsprogs libcgroup-dev cgroup-tools \
 		build-essential
+	# make run's plots
+	[ "$JOB" != run ] || ensure_pkgs "$JOB" gnuplot-nox python3
 }
 
 # A sparse ext4 disk for data sets, kept across runs so they are made once.
@@ -172,5 +174,11 @@ run)
 	# the kernel log too: a run with a report in it failed, whatever it printed
 	scan=$("$ROOT/cgtests/report.sh" --scan-only "$OUT/run/kmsg.txt") ||
 		{ echo "$scan"; say "the kernel log has reports (above): failed"; exit 1; }
+	# the run directory: results.csv/json, plots, report.md, the kernel's config
+	if grep -q '^wsr-row,' "$OUT/run/results.txt"; then
+		rundir=$OUT/run/$(date +%Y%m%d-%H%M%S)-$(basename "$(dirname "$kernel")")
+		"$ROOT/memcg/wsr-report" "$OUT/run/results.txt" "$rundir" --kernel "$(dirname "$kernel")" ||
+			{ say "wsr-report failed"; exit 1; }
+	fi
 	[ "$st" = 0 ] || { say "wsr-run exited $st in the guest: a cell failed"; exit 1; } ;;
 esac
