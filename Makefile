@@ -10,9 +10,21 @@ NUMA ?= 0
 TIMEOUT ?= 4200
 SCRATCH_SIZE ?= 40G
 T ?=
+# make run's matrix: SCEN=switch,zipf POL=all|adaptive,activate,...
+# SCOPE=global,memcg REPS=3; CGROUP=2 boots cgroup v2 (memcg then means v2)
+CGROUP ?= 1
+SCEN ?=
+POL ?=
+SCOPE ?=
+REPS ?=
+comma := ,
+RUN_MATRIX = $(strip $(subst $(comma), ,$(SCOPE)) \
+	$(if $(SCEN),scen=$(subst $(comma),:,$(SCEN))) \
+	$(if $(filter-out all,$(POL)),pol=$(subst $(comma),:,$(POL))) \
+	$(if $(REPS),reps=$(REPS)))
 
 export WSR_CACHE := $(CACHE)
-export MEM SMP NUMA TIMEOUT SCRATCH_SIZE
+export MEM SMP NUMA TIMEOUT SCRATCH_SIZE CGROUP
 
 .DEFAULT_GOAL := help
 
@@ -22,6 +34,8 @@ help: ## list the targets
 		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
 	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(SMP) NUMA=$(NUMA)"
 	@echo "           TIMEOUT=$(TIMEOUT) SCRATCH_SIZE=$(SCRATCH_SIZE) T=<test>"
+	@echo "           make run: SCEN=switch,bigger,stream,zipf,mswitch POL=all|<policies>"
+	@echo "           SCOPE=setup,global,memcg,sizing,overhead REPS=<1-20> CGROUP=1|2"
 	@echo "           WSR_TESTED_POLICY=<policy run in place of distance and adaptive: the"
 	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 
@@ -57,7 +71,7 @@ test: ## build what is missing, boot, run the cgtests (T=name for one)
 	@guest-image/job.sh test $(T)
 
 run: ## build what is missing, boot, run the experiments, print results
-	@guest-image/job.sh run $(T)
+	@guest-image/job.sh run $(or $(T),$(RUN_MATRIX))
 
 bench: ## the overhead benchmark: each policy against activate, interleaved, one boot
 	@guest-image/job.sh run setup overhead

@@ -5,6 +5,7 @@
 #
 # usage: guest-image/job.sh test|run|shell [ARG...]
 #   environment: MEM SMP NUMA TIMEOUT SCRATCH_SIZE KERNEL WSR_CACHE OUT
+#   CGROUP (2: run and shell boot cgroup v2)
 #   WSR_TESTED_POLICY (run that policy where the tests ask for "distance"
 #   or "adaptive")
 #   CGT_SCALE (percent: the memcg tests' limits and fixed-size sets)
@@ -127,6 +128,12 @@ boot=("$ROOT/guest-image/boot.sh" --kernel "$kernel" --image "$image"
       --share "$SHARE" --scratch "$scratch" --mem "$MEM" --smp "$SMP"
       --timeout "$TIMEOUT")
 [ "$NUMA" = 0 ] || boot+=(--numa)
+# make run/shell CGROUP=2: a cgroup-v2 boot (the memcg scope is then v2's memory.max)
+case "${CGROUP:-1}" in
+1) ;;
+2) [ "$JOB" = test ] || boot+=(--cgroup2) ;;
+*) say "CGROUP=${CGROUP}: want 1 or 2"; exit 2 ;;
+esac
 [ -z "$append" ] || boot+=(--append "$append")
 args=$(IFS=,; echo "$*")
 

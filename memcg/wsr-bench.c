@@ -192,11 +192,13 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	}
 	/*
 	 * The same, one CSV row per (policy, pass), for the host to collect
-	 * (memcg/wsr-report): scenario, scope, cache MiB, policy, set, pass,
+	 * (memcg/wsr-report): scenario, scope, cache MiB, policy, rep, set, pass,
 	 * hit, the set's residency after the pass, the run's counters.
 	 */
 	const char *scope = !env->memcg ? "global" : memcg_is_v2() ? "memcg-v2" : "memcg-v1";
 	uint64_t cache = (env->memcg ? env->limit : env->mem) / WS_MiB;
+	/* wsr-run's repetition, for the rows */
+	int rep = getenv("WSR_REP") ? atoi(getenv("WSR_REP")) : 1;
 
 	for (int r = 0; r < n; r++) {
 		const struct scn_run *x = &runs[r];
@@ -206,15 +208,15 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 
 			while (k < env->nsets - 1 && env->names[k] != x->p[i].set)
 				k++;
-			printf("wsr-row,%s,%s,%" PRIu64 ",%s,%c,%d,%.4f,%.4f,%" PRIu64 ",%" PRIu64
-			       ",%" PRIu64 ",%" PRIu64 "\n", scn, scope, cache, labels[r], x->p[i].set,
+			printf("wsr-row,%s,%s,%" PRIu64 ",%s,%d,%c,%d,%.4f,%.4f,%" PRIu64 ",%" PRIu64
+			       ",%" PRIu64 ",%" PRIu64 "\n", scn, scope, cache, labels[r], rep, x->p[i].set,
 			       x->p[i].pass, x->p[i].hit, x->p[i].res[k], x->global.refault,
 			       x->global.activate, x->global.stale, x->global.dropbehind);
 		}
 	}
 	for (int i = 0; i < nopt && i < runs[ref].npass; i++)
-		printf("wsr-row,%s,%s,%" PRIu64 ",opt,%c,%d,%.4f,,,,,\n", scn, scope, cache,
-		       runs[ref].p[i].set, runs[ref].p[i].pass, opt[i]);
+		printf("wsr-row,%s,%s,%" PRIu64 ",opt,%d,%c,%d,%.4f,,,,,\n", scn, scope, cache,
+		       rep, runs[ref].p[i].set, runs[ref].p[i].pass, opt[i]);
 	print_counter("stale", runs, n, offsetof(struct scn_run, global.stale), "");
 	print_counter("force", runs, n, offsetof(struct scn_run, global.stale_force), "");
 	print_counter("dropbhnd", runs, n, offsetof(struct scn_run, global.dropbehind), "");
