@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cgtest.h"
+#include "../memcg/opt.h"
+#include "../memcg/scenario.h"
 
 /* The v1 memory hierarchy is mounted and a limit can be set and read back. */
 static int test_v1_memory_mounted(void)
@@ -253,12 +255,50 @@ out:
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
+/*
+ * The OPT bound make run shows (Belady's MIN, memcg/opt.c, and the
+ * scenarios replayed by scn_opt()), on cases worked out by hand.  No
+ * kernel is involved: it checks the yardstick the policies are measured
+ * against.
+ */
+static int test_opt_bound(void)
+{
+	static const uint32_t text[] = { 7, 0, 1, 2, 0, 3, 0, 4, 2, 3, 0, 3, 2, 1, 2, 0, 1, 7, 0, 1 };
+	static const uint32_t loop[] = { 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3 };
+	uint64_t sizes[2] = { 64 * WS_MiB, 192 * WS_MiB };
+	double opt[SCN_MAX_PASSES], loop_hit = (32768.0 - 1) / 49152;
+	int n = 0;
+	bool ok;
+
+	ok = CGT_CHECK(opt_hits(text, 20, 8, 3, NULL) == 11,
+		       "the textbook string in 3 frames: 11 hits (9 faults)");
+	ok &= CGT_CHECK(opt_hits(loop, 12, 4, 3, NULL) == 6, "a loop of 4 pages in 3 frames: 6 hits of 12");
+	/* bigger: A (64M) 3 times, then B (192M) 4 times, in 128M */
+	ok &= CGT_CHECK(!scn_opt("bigger", sizes, 128 * WS_MiB, opt, &n) && n == 7,
+			"scn_opt(bigger): 7 passes (%d)", n);
+	ok &= CGT_CHECK(n == 7 && opt[0] == 0 && opt[1] == 1 && opt[2] == 1 && opt[3] == 0,
+			"bigger: A cold, then A all hits, B's first pass all misses");
+	for (int i = 4; ok && i < 7; i++)
+		ok &= CGT_CHECK(opt[i] > loop_hit - 1e-6 && opt[i] < loop_hit + 1e-3,
+				"bigger: B pass %d %.4f%%: a loop of 49152 pages in 32768 keeps 32767 (%.4f%%)",
+				i - 2, 100 * opt[i], 100 * loop_hit);
+	/* switch with room for both sets: every pass after a set's first hits */
+	sizes[1] = 64 * WS_MiB;
+	ok &= CGT_CHECK(!scn_opt("switch", sizes, 128 * WS_MiB, opt, &n) && n == 9 &&
+			opt[3] == 0 && opt[4] == 1 && opt[8] == 1,
+			"switch in room for both: B cold once, then 100%% (%d passes)", n);
+	ok &= CGT_CHECK(scn_opt("mswitch", sizes, 128 * WS_MiB, opt, &n) == -EINVAL,
+			"mswitch's shuffled order is not replayed: -EINVAL");
+	return ok ? KSFT_PASS : KSFT_FAIL;
+}
+
 static const struct cgtest tests[] = {
 	CGTEST(test_v1_memory_mounted),
 	CGTEST(test_hard_limit_file),
 	CGTEST(test_mglru_off),
 	CGTEST(test_bad_limit),
 	CGTEST(test_tools_leave_existing),
+	CGTEST(test_opt_bound),
 };
 
 int main(int argc, char **argv)
