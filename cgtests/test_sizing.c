@@ -464,6 +464,8 @@ static int test_predict_watch(void)
 	cg = cgt_memcg("sizing_watch", lim);
 	if (!cg)
 		return KSFT_FAIL;
+	/* the set may be cached, charged to an earlier test's memcg */
+	ws_drop_caches();
 	pid = cg_run_nowait(cg, loop_for, l);
 	if (pid < 0) {
 		memcg_destroy(cg);
