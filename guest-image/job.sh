@@ -172,7 +172,7 @@ test)
 run)
 	rc=0
 	"${boot[@]}" --out "$OUT/run" --job run ${args:+--args "$args"} || rc=$?
-	grep -v '^wsr-job: exit' "$OUT/run/results.txt" || true
+	grep -v -e '^wsr-job: exit' -e '^wsr-row,' "$OUT/run/results.txt" || true
 	[ "$rc" = 0 ] || { say "guest failed (qemu exit $rc); console: $OUT/run/console.txt"; exit 1; }
 	[ -s "$OUT/run/results.txt" ] || { say "no results came back"; exit 1; }
 	say "results also in $OUT/run/results.txt"
