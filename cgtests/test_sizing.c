@@ -195,15 +195,6 @@ static double hit_of(const struct interval *iv)
 	return iv->bytes ? 1 - (double)iv->disk_bytes / (double)iv->bytes : -1;
 }
 
-static uint64_t hist_sum(const struct memcg_hist *h, bool total)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < h->nr; i++)
-		n += total ? h->total[i] : h->local[i];
-	return n;
-}
-
 static void print_hist(const struct memcg_hist *h)
 {
 	char line[256];
@@ -260,7 +251,7 @@ static int predict_test(struct wl *w)
 	if (wl_run(w, limit, &iv, &h, &refaults))
 		return KSFT_FAIL;
 	hit = hit_of(&iv);
-	sum = hist_sum(&h, false);
+	sum = memcg_hist_sum(&h, false);
 	m = (struct mrc){ .nr = h.nr, .bound = h.bound, .pages = h.local,
 			  .accesses = (double)(iv.bytes / 4096),
 			  .misses = (double)(iv.disk_bytes / 4096), .limit = limit };
@@ -277,7 +268,7 @@ static int predict_test(struct wl *w)
 	ok &= CGT_CHECK(cgt_close(sum, refaults, 2),
 			"%s: histogram %" PRIu64 " pages vs memory.stat workingset_refault_file %" PRIu64
 			" (within 2%%)", w->name, sum, refaults);
-	ok &= CGT_CHECK(hist_sum(&h, true) == sum, "%s: total_ lines equal the memcg's own (no children)",
+	ok &= CGT_CHECK(memcg_hist_sum(&h, true) == sum, "%s: total_ lines equal the memcg's own (no children)",
 			w->name);
 
 	ksft_print_msg("  predicted curve:  limit MiB   hit%%\n");
@@ -401,9 +392,9 @@ static int test_histogram_empty(void)
 		memcg_destroy(cg);
 		return KSFT_FAIL;
 	}
-	ok &= CGT_CHECK(h.nr > 0 && hist_sum(&h, false) == 0 && hist_sum(&h, true) == 0,
+	ok &= CGT_CHECK(h.nr > 0 && memcg_hist_sum(&h, false) == 0 && memcg_hist_sum(&h, true) == 0,
 			"%" PRIu64 "M read 3 times at %" PRIu64 "M: histogram empty (%" PRIu64 " pages)",
-			LIMIT / 4 / WS_MiB, LIMIT / WS_MiB, hist_sum(&h, true));
+			LIMIT / 4 / WS_MiB, LIMIT / WS_MiB, memcg_hist_sum(&h, true));
 	snprintf(cmd, sizeof(cmd), "wsr-predict -g %s -A %" PRIu64 " -M %" PRIu64 " 2>&1", memcg_name(cg),
 		 LIMIT / 4 / 4096 * 3, LIMIT / 4 / 4096);
 	rc = run_tool(cmd, out, sizeof(out));
@@ -566,23 +557,23 @@ static int test_histogram_siblings(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	ok = CGT_CHECK(hist_sum(&hx, false) > 0, "x (loop of 1.5x its limit): %" PRIu64 " refaults",
-		       hist_sum(&hx, false));
-	ok &= CGT_CHECK(hist_sum(&hy, true) == 0, "y (set fits): %" PRIu64 " refaults",
-			hist_sum(&hy, true));
-	ok &= CGT_CHECK(hist_sum(&hp, false) == 0, "parent's own lines: %" PRIu64 " (nothing evicted by it)",
-			hist_sum(&hp, false));
-	ok &= CGT_CHECK(hist_sum(&hp, true) == hist_sum(&hx, true),
-			"parent's total_ lines: %" PRIu64 ", x's: %" PRIu64, hist_sum(&hp, true),
-			hist_sum(&hx, true));
+	ok = CGT_CHECK(memcg_hist_sum(&hx, false) > 0, "x (loop of 1.5x its limit): %" PRIu64 " refaults",
+		       memcg_hist_sum(&hx, false));
+	ok &= CGT_CHECK(memcg_hist_sum(&hy, true) == 0, "y (set fits): %" PRIu64 " refaults",
+			memcg_hist_sum(&hy, true));
+	ok &= CGT_CHECK(memcg_hist_sum(&hp, false) == 0, "parent's own lines: %" PRIu64 " (nothing evicted by it)",
+			memcg_hist_sum(&hp, false));
+	ok &= CGT_CHECK(memcg_hist_sum(&hp, true) == memcg_hist_sum(&hx, true),
+			"parent's total_ lines: %" PRIu64 ", x's: %" PRIu64, memcg_hist_sum(&hp, true),
+			memcg_hist_sum(&hx, true));
 	{
 		struct memcg *root = memcg_adopt("/");
 		struct memcg_hist hr;
 
 		ok &= CGT_CHECK(root && !memcg_read_hist(root, &hr) &&
-				hist_sum(&hr, true) >= hist_sum(&hp, true),
+				memcg_hist_sum(&hr, true) >= memcg_hist_sum(&hp, true),
 				"the root's total_ lines (global reclaim and every memcg): %" PRIu64
-				" >= the parent's", root ? hist_sum(&hr, true) : 0);
+				" >= the parent's", root ? memcg_hist_sum(&hr, true) : 0);
 		if (root)
 			memcg_release(root);
 	}
@@ -591,9 +582,9 @@ static int test_histogram_siblings(void)
 		ok = false;
 		goto out;
 	}
-	ok &= CGT_CHECK(hist_sum(&hx, true) == 0 && hist_sum(&hp2, true) == hist_sum(&hp, true),
+	ok &= CGT_CHECK(memcg_hist_sum(&hx, true) == 0 && memcg_hist_sum(&hp2, true) == memcg_hist_sum(&hp, true),
 			"after resetting x: x %" PRIu64 ", parent's total_ %" PRIu64 " (as before)",
-			hist_sum(&hx, true), hist_sum(&hp2, true));
+			memcg_hist_sum(&hx, true), memcg_hist_sum(&hp2, true));
 	/* a bad write is refused, and the histogram stays */
 	ok &= CGT_CHECK(memcg_set_value(cx, "memory.refault_histogram", "5") < 0,
 			"writing 5 to memory.refault_histogram is refused: %s", memcg_strerror());

@@ -113,7 +113,7 @@ static int test_v2_high(void)
  */
 static int test_v2_histogram(void)
 {
-	uint64_t lim = cgt_scaled_min(192 * WS_MiB, 128 * WS_MiB), sum = 0, refaults;
+	uint64_t lim = cgt_scaled_min(192 * WS_MiB, 128 * WS_MiB), sum, refaults;
 	struct memcg_hist *h = calloc(1, sizeof(*h));
 	struct memcg_stat *st = calloc(1, sizeof(*st));
 	struct memcg *cg = NULL, *root = NULL;
@@ -134,8 +134,7 @@ static int test_v2_histogram(void)
 		ksft_print_msg("%s\n", memcg_strerror());
 		goto out;
 	}
-	for (int i = 0; i < h->nr; i++)
-		sum += h->total[i];
+	sum = memcg_hist_sum(h, true);
 	refaults = memcg_stat_hier(st, "workingset_refault_file");
 	ok = CGT_CHECK(sum > 0 && cgt_close(sum, refaults, 2),
 		       "loop of 1.5x memory.max: histogram %" PRIu64 " pages, workingset_refault_file %" PRIu64,
@@ -143,13 +142,10 @@ static int test_v2_histogram(void)
 	root = memcg_adopt("/");
 	ok &= CGT_CHECK(root && !memcg_read_hist(root, h) && h->nr > 0,
 			"the root cgroup has memory.refault_histogram (%d buckets)", h->nr);
-	sum = 0;
-	if (!memcg_reset_hist(cg) && !memcg_read_hist(cg, h)) {
-		for (int i = 0; i < h->nr; i++)
-			sum += h->total[i];
-	} else {
+	if (!memcg_reset_hist(cg) && !memcg_read_hist(cg, h))
+		sum = memcg_hist_sum(h, true);
+	else
 		sum = UINT64_MAX;
-	}
 	ok &= CGT_CHECK(sum == 0, "after writing 0: %" PRIu64 " pages", sum);
 out:
 	if (root)

@@ -983,6 +983,15 @@ int memcg_reset_hist(struct memcg *m)
 	return set_file(m->name, "memory.refault_histogram", "0");
 }
 
+uint64_t memcg_hist_sum(const struct memcg_hist *h, bool total)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < h->nr; i++)
+		n += total ? h->total[i] : h->local[i];
+	return n;
+}
+
 int memcg_hist_sub(struct memcg_hist *h, const struct memcg_hist *a,
 		   const struct memcg_hist *b)
 {

@@ -203,6 +203,8 @@ struct memcg_hist {
 int memcg_read_hist(const struct memcg *cg, struct memcg_hist *h);
 /* Start the memcg's histogram afresh (writes 0). */
 int memcg_reset_hist(struct memcg *cg);
+/* The pages of all buckets: the memcg's own, or (TOTAL) its subtree's. */
+uint64_t memcg_hist_sum(const struct memcg_hist *h, bool total);
 /* H = A - B, bucket by bucket (B read before A, same buckets): -EINVAL if not. */
 int memcg_hist_sub(struct memcg_hist *h, const struct memcg_hist *a,
 		   const struct memcg_hist *b);

@@ -638,16 +638,23 @@ static int refs_add(struct refs *x, uint32_t first, uint64_t count)
 	return 0;
 }
 
+/* The references from FROM to the end are a recorded pass. */
+static void refs_record(struct refs *x, size_t from)
+{
+	if (x->npass < SCN_MAX_PASSES) {
+		x->from[x->npass] = from;
+		x->to[x->npass++] = x->n;
+	}
+}
+
 /* Set pages [FIRST, FIRST + COUNT) read once, recorded as a pass if REC. */
 static int refs_pass(struct refs *x, uint32_t first, uint64_t count, bool rec)
 {
 	size_t from = x->n;
 	int err = refs_add(x, first, count);
 
-	if (!err && rec && x->npass < SCN_MAX_PASSES) {
-		x->from[x->npass] = from;
-		x->to[x->npass++] = x->n;
-	}
+	if (!err && rec)
+		refs_record(x, from);
 	return err;
 }
 
@@ -696,10 +703,8 @@ int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
 			err = refs_add(&x, 0, a / 4);
 			for (size_t i = from; !err && i < x.n; i++)
 				x.r[i] = ws_zipf_next(&z);
-			if (!err && x.npass < SCN_MAX_PASSES) {
-				x.from[x.npass] = from;
-				x.to[x.npass++] = x.n;
-			}
+			if (!err)
+				refs_record(&x, from);
 		}
 		if (zinit)
 			ws_zipf_free(&z);

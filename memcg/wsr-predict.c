@@ -77,32 +77,37 @@ static void usage(FILE *f)
 		"exit status: 0 done, 1 failed, 2 bad usage\n");
 }
 
+static void say(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "wsr-predict: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+}
+
+/* Say what is wrong, then the usage: exit status 2. */
 static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "wsr-predict: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	usage(stderr);
 	return 2;
 }
 
+/* Say what failed: exit status 1. */
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "wsr-predict: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	return 1;
 }
 
