@@ -5,7 +5,8 @@
 
 CACHE ?= /var/cache/wsrefault
 MEM ?= 2G
-SMP ?= 2
+# vCPUs per guest; empty: 2, or 1 when make run boots J > 1 guests at once
+SMP ?=
 NUMA ?= 0
 TIMEOUT ?= 4200
 SCRATCH_SIZE ?= 40G
@@ -17,6 +18,9 @@ SCEN ?=
 POL ?=
 SCOPE ?=
 REPS ?=
+# make run: J=N guests at once (one per cell), FRESH=1 not to resume
+J ?=
+FRESH ?=
 comma := ,
 RUN_MATRIX = $(strip $(subst $(comma), ,$(SCOPE)) \
 	$(if $(SCEN),scen=$(subst $(comma),:,$(SCEN))) \
@@ -24,7 +28,7 @@ RUN_MATRIX = $(strip $(subst $(comma), ,$(SCOPE)) \
 	$(if $(REPS),reps=$(REPS)))
 
 export WSR_CACHE := $(CACHE)
-export MEM SMP NUMA TIMEOUT SCRATCH_SIZE CGROUP
+export MEM SMP NUMA TIMEOUT SCRATCH_SIZE CGROUP J FRESH
 
 .DEFAULT_GOAL := help
 
@@ -32,10 +36,11 @@ help: ## list the targets
 	@echo "usage: make TARGET [VAR=value...]"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
-	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(SMP) NUMA=$(NUMA)"
+	@echo "variables: CACHE=$(CACHE) MEM=$(MEM) SMP=$(or $(SMP),2) NUMA=$(NUMA)"
 	@echo "           TIMEOUT=$(TIMEOUT) SCRATCH_SIZE=$(SCRATCH_SIZE) T=<test>"
 	@echo "           make run: SCEN=switch,bigger,stream,zipf,mswitch POL=all|<policies>"
 	@echo "           SCOPE=setup,global,memcg,sizing,overhead REPS=<1-20> CGROUP=1|2"
+	@echo "           J=<guests at once> FRESH=1 (do not resume an interrupted run)"
 	@echo "           WSR_TESTED_POLICY=<policy run in place of distance and adaptive: the"
 	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 

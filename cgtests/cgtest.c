@@ -484,41 +484,60 @@ bool cgt_check_adaptive_stream(const struct scn_run *runs, int n)
 }
 
 /*
- * zipf: 4 KiB random reads, alpha 0.9, over 1.5x memory.  Every refault
- * is within the distance memory holds, so "adaptive" treats it as
- * "activate" does (activated at once), and pays for each with a
- * deactivation: what it must show is that it costs nothing here (never
- * 5 points under "activate") and that its mechanism ran (stale > 0).
- * The bound of ">= 92% by round 6" needs a policy that tells a page
- * used often from one used once, within memory's distance; neither
- * refault policy can (both ~91%, MGLRU ~90.5%, the best static set of
- * the hottest pages that fit ~94%).  It is printed with the number, and
- * not counted.
+ * zipf: 4 KiB random reads, alpha 0.9, over 1.5x memory, the cache
+ * pre-filled by one sequential read, six rounds of a quarter of the
+ * pages each.  A refault within the active list is activated, as under
+ * "activate", and paid for with a deactivation (stale > 0); one farther
+ * than that but within the whole file LRU starts on the inactive list,
+ * as under "activate".  Dropping those behind too (the first version of
+ * the policy) cost 1.5-2 points here, so "adaptive" must now stay within
+ * a point of "activate" in the last round.
+ * The issue's bound of ">= 92% by round 6" is printed with the number
+ * and not counted: on the same reads and cache size, perfect LFU, which
+ * counts every use of every page, gets about 90% by round 6 (what the
+ * past can teach), and only OPT, which knows the future, does better
+ * (it keeps, from the pre-fill, the pages the rounds will read).  Both
+ * are printed beside.
  */
-bool cgt_check_adaptive_zipf(const struct scn_run *runs, int n, bool memcg)
+bool cgt_check_adaptive_zipf(const struct scn_run *runs, int n, const struct scn_env *env)
 {
 	const struct scn_run *ad = adaptive_run(runs, n);
-	const struct scn_pass *last;
+	const struct scn_run *ac = cgt_find_run(runs, n, "activate");
+	const struct scn_pass *last, *alast;
+	double opt[SCN_MAX_PASSES], lfu[SCN_MAX_PASSES];
 	uint64_t stale;
+	int nopt = 0;
 	bool ok;
 
 	if (!ad)
 		return false;
 	last = scn_last(ad, 'Z');
-	stale = memcg ? ad->memcg.stale : ad->global.stale;
+	stale = env->memcg ? ad->memcg.stale : ad->global.stale;
 	ok = CGT_CHECK(last && last->pass == SCN_ZIPF_ROUNDS, "adaptive: %d rounds (%d)",
 		       last ? last->pass : 0, SCN_ZIPF_ROUNDS);
 	ok &= CGT_CHECK(stale > 0, "adaptive: its refault activations paid for: %s workingset_stale +%" PRIu64,
-			memcg ? "memory.stat" : "/proc/vmstat", stale);
+			env->memcg ? "memory.stat" : "/proc/vmstat", stale);
 	ok &= cgt_check_controls(runs, n);
+	if (scn_opt("zipf", env->sizes, env->memcg ? env->limit : env->mem, opt, lfu, &nopt))
+		nopt = 0;
 	ksft_print_msg("%s: adaptive at round %d: %.1f%% hits (the issue's bound: >= 92%%; reported, not counted: see cgt_check_adaptive_zipf())\n",
 		       last && last->hit >= 0.92 ? "met" : "UNMET", last ? last->pass : 0,
 		       last ? 100 * last->hit : 0.0);
+	if (nopt == SCN_ZIPF_ROUNDS)
+		ksft_print_msg("on the same reads and a cache of the %s: perfect LFU %.1f%%, OPT %.1f%% at round %d\n",
+			       env->memcg ? "limit" : "memory", 100 * lfu[nopt - 1], 100 * opt[nopt - 1], nopt);
 	for (int i = 0; i < n; i++)
 		if (&runs[i] != ad && !runs[i].failed && scn_last(&runs[i], 'Z'))
 			ksft_print_msg("for comparison: %s at round %d: %.1f%% hits\n", runs[i].policy,
 				       scn_last(&runs[i], 'Z')->pass, 100 * scn_last(&runs[i], 'Z')->hit);
-	return ok & check_vs_activate(ad, cgt_find_run(runs, n, "activate"));
+	alast = ac && !ac->failed ? scn_last(ac, 'Z') : NULL;
+	if (CGT_CHECK(alast, "an activate run to compare with"))
+		ok &= CGT_CHECK(last && last->hit >= alast->hit - 0.01,
+				"adaptive: round %d within a point of activate's (%.1f%% against %.1f%%)",
+				SCN_ZIPF_ROUNDS, last ? 100 * last->hit : 0.0, 100 * alast->hit);
+	else
+		ok = false;
+	return ok & check_vs_activate(ad, ac);
 }
 
 bool cgt_check_switch_controls(const struct scn_run *runs, int n)

@@ -149,7 +149,7 @@ bool cgt_check_adaptive_stream(const struct scn_run *runs, int n);
  * The issue's ">= 92% by round 6" is printed against the measured
  * number, and not counted (cgtest.c says why).
  */
-bool cgt_check_adaptive_zipf(const struct scn_run *runs, int n, bool memcg);
+bool cgt_check_adaptive_zipf(const struct scn_run *runs, int n, const struct scn_env *env);
 
 /*
  * KEY of memory.stat ST into *VAL; -ENOENT, after saying so, when this

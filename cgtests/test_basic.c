@@ -274,7 +274,7 @@ static int test_opt_bound(void)
 		       "the textbook string in 3 frames: 11 hits (9 faults)");
 	ok &= CGT_CHECK(opt_hits(loop, 12, 4, 3, NULL) == 6, "a loop of 4 pages in 3 frames: 6 hits of 12");
 	/* bigger: A (64M) 3 times, then B (192M) 4 times, in 128M */
-	ok &= CGT_CHECK(!scn_opt("bigger", sizes, 128 * WS_MiB, opt, &n) && n == 7,
+	ok &= CGT_CHECK(!scn_opt("bigger", sizes, 128 * WS_MiB, opt, NULL, &n) && n == 7,
 			"scn_opt(bigger): 7 passes (%d)", n);
 	ok &= CGT_CHECK(n == 7 && opt[0] == 0 && opt[1] == 1 && opt[2] == 1 && opt[3] == 0,
 			"bigger: A cold, then A all hits, B's first pass all misses");
@@ -284,10 +284,10 @@ static int test_opt_bound(void)
 				i - 2, 100 * opt[i], 100 * loop_hit);
 	/* switch with room for both sets: every pass after a set's first hits */
 	sizes[1] = 64 * WS_MiB;
-	ok &= CGT_CHECK(!scn_opt("switch", sizes, 128 * WS_MiB, opt, &n) && n == 9 &&
+	ok &= CGT_CHECK(!scn_opt("switch", sizes, 128 * WS_MiB, opt, NULL, &n) && n == 9 &&
 			opt[3] == 0 && opt[4] == 1 && opt[8] == 1,
 			"switch in room for both: B cold once, then 100%% (%d passes)", n);
-	ok &= CGT_CHECK(scn_opt("mswitch", sizes, 128 * WS_MiB, opt, &n) == -EINVAL,
+	ok &= CGT_CHECK(scn_opt("mswitch", sizes, 128 * WS_MiB, opt, NULL, &n) == -EINVAL,
 			"mswitch's shuffled order is not replayed: -EINVAL");
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }

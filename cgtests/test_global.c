@@ -188,7 +188,7 @@ static int test_global_zipf(void)
 	ksft_print_msg("memory %" PRIu64 " MiB, Z = %" PRIu64 " MiB\n",
 		       env.mem / WS_MiB, env.sizes[0] / WS_MiB);
 	scn_run_named(&env, fn, runs, pols, ARRAY_SIZE(pols), "# ");
-	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), false) ? KSFT_PASS : KSFT_FAIL;
+	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), &env) ? KSFT_PASS : KSFT_FAIL;
 }
 
 static const struct cgtest tests[] = {

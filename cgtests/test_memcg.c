@@ -96,7 +96,7 @@ static int test_memcg_zipf(void)
 	if (memcg_lib_init() || scn_setup(&env, "zipf", &fn))
 		return KSFT_FAIL;
 	scn_run_named(&env, fn, runs, pols, ARRAY_SIZE(pols), "# ");
-	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), true) ? KSFT_PASS : KSFT_FAIL;
+	return cgt_check_adaptive_zipf(runs, ARRAY_SIZE(pols), &env) ? KSFT_PASS : KSFT_FAIL;
 }
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_opt.c - Belady's MIN (memcg/opt.c) on hand-computed sequences.
+ * test_opt.c - Belady's MIN and perfect LFU (memcg/opt.c) on hand-computed
+ * sequences.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -76,6 +77,49 @@ int main(void)
 		       "random string: LRU %ld <= MIN %ld <= %ld (every reference but first touches)",
 		       lru_hits, h, LEN - distinct);
 		free(r);
+	}
+	{
+		/*
+		 * LFU, 2 frames.  0 0 1 2 1 0: 0 (1 use) miss, 0 hit (2), 1
+		 * miss, 2 miss evicts 1 (1 use against 0's 2), 1 miss (now 2
+		 * uses) evicts 2 (1 use), 0 hit: 2 hits, at 1 and 5.
+		 */
+		static const uint32_t f[] = { 0, 0, 1, 2, 1, 0 };
+		static const uint8_t f_hits[] = { 0, 1, 0, 0, 0, 1 };
+		/*
+		 * Ties go to the least recent: 0 1 2 0, 2 frames.  2 evicts 0
+		 * (1 use each, 0 older), then 0 evicts 1: no hits; LRU the same.
+		 */
+		static const uint32_t t[] = { 0, 1, 2, 0 };
+		/*
+		 * Uses count while not cached ("perfect" LFU): 0 1 0 2 1 1 2 2 2
+		 * 0 in 1 frame: only repeats in a row hit (1 1, 2 2 2): 3.  In 2
+		 * frames: 0 1 miss, 0 hit (0: 2), 2 evicts 1 (1 use), 1 miss (2
+		 * uses; evicts 2, 1 use), 1 hit (3), 2 miss (2 uses) evicts 0 (2
+		 * uses, older than 1), 2 hit, 2 hit, 0 miss (3 uses) evicts 1
+		 * (3 uses against 2's 4): 4 hits.
+		 */
+		static const uint32_t u[] = { 0, 1, 0, 2, 1, 1, 2, 2, 2, 0 };
+		static const uint8_t u_hits[] = { 0, 0, 1, 0, 0, 1, 0, 1, 1, 0 };
+
+		h = lfu_hits(f, N(f), 3, 2, hit);
+		tap_ok(h == 2 && !memcmp(hit, f_hits, N(f)),
+		       "LFU, 0 0 1 2 1 0 in 2 frames: hits at 1 and 5 (got %ld)", h);
+		h = lfu_hits(t, N(t), 3, 2, NULL);
+		tap_ok(h == 0, "LFU ties go to the least recent: 0 1 2 0 in 2 frames, 0 hits (got %ld)", h);
+		h = lfu_hits(u, N(u), 3, 1, NULL);
+		tap_ok(h == 3, "LFU in 1 frame: repeats in a row only, 3 hits (got %ld)", h);
+		h = lfu_hits(u, N(u), 3, 2, hit);
+		tap_ok(h == 4 && !memcmp(hit, u_hits, N(u)),
+		       "LFU counts uses while not cached: 4 hits where worked out by hand (got %ld)", h);
+		h = lfu_hits(u, N(u), 3, 3, NULL);
+		tap_ok(h == 7, "LFU, everything fits: all but the 3 first touches hit (got %ld)", h);
+		h = lfu_hits(u, N(u), 3, 0, NULL);
+		tap_ok(h == -1 && errno == EINVAL, "LFU, no frames: -1, EINVAL");
+		h = lfu_hits(u, N(u), 2, 2, NULL);
+		tap_ok(h == -1 && errno == EINVAL, "LFU, a page number out of range: -1, EINVAL");
+		h = opt_hits(u, N(u), 3, 2, NULL);
+		tap_ok(h >= 4, "MIN is never below LFU on the same string (%ld >= 4)", h);
 	}
 	return tap_done();
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the guest: Debian bookworm with systemd as init, cgroup-tools and
-# libcgroup, made with mmdebstrap into a directory and turned into a raw ext4
+# libcgroup (and PostgreSQL 15 for wsr-app, never started at boot), made
+# with mmdebstrap into a directory and turned into a raw ext4
 # image with mke2fs -d (no loop mounts).  The image is keyed by a hash of
 # its inputs (this script, the units, mmdebstrap's version) and never
 # rebuilt while they are unchanged.
@@ -14,6 +15,9 @@ CACHE=${WSR_CACHE:-/var/cache/wsrefault}
 IMAGE_SIZE=${IMAGE_SIZE:-2G}
 SUITE=bookworm
 PACKAGES=systemd,systemd-sysv,udev,dbus,cgroup-tools,libcgroup2,numactl,procps,e2fsprogs,util-linux,less,kmod
+# wsr-app's real application: PostgreSQL 15 (pgbench ships in the server
+# package in bookworm), fincore (util-linux-extra) for its residency
+PACKAGES+=,postgresql-15,postgresql-client-15,util-linux-extra
 MACHINE_ID=5c9e4a1d0f3b4e27a8d6c1b2e3f40517
 
 # shellcheck source=../lib/deps.sh
@@ -67,9 +71,14 @@ customize() {
 	for u in apt-daily.timer apt-daily-upgrade.timer fstrim.timer \
 		 e2scrub_all.timer e2scrub_reap.service man-db.timer \
 		 systemd-tmpfiles-clean.timer dpkg-db-backup.timer \
-		 systemd-timesyncd.service getty@tty1.service; do
+		 systemd-timesyncd.service getty@tty1.service \
+		 postgresql.service postgresql@.service; do
 		ln -sf /dev/null "$root/etc/systemd/system/$u"
 	done
+	# PostgreSQL never starts by itself (masked above): wsr-app starts
+	# its own cluster on /scratch; the one the package made goes
+	rm -rf "$root/etc/postgresql/"*/main "$root/var/lib/postgresql/"*/main \
+		"$root/var/log/postgresql/"*
 	install -m 0644 "$HERE"/units/*.service "$root/etc/systemd/system/"
 	for u in "$HERE"/units/*.service; do
 		u=$(basename "$u")

@@ -23,4 +23,18 @@
 long opt_hits(const uint32_t *refs, size_t n, uint32_t npages, size_t cache,
 	      uint8_t *hit);
 
+/*
+ * Perfect LFU with a cache of CACHE pages over REFS[0..N): on a miss with
+ * the cache full, evict the cached page used fewest times so far, counting
+ * every use since the start, cached or not (ties: the least recently
+ * used).  An online policy: it sees only the past.  When references are
+ * drawn independently from a fixed distribution (the Zipf scenario), the
+ * count of past uses is the best estimate of a page's chance of being
+ * used next, so LFU is the reference for what a policy can learn from
+ * the past, where OPT is what knowledge of the future gives.  Returns
+ * and errors as opt_hits().
+ */
+long lfu_hits(const uint32_t *refs, size_t n, uint32_t npages, size_t cache,
+	      uint8_t *hit);
+
 #endif

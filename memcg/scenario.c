@@ -27,6 +27,7 @@
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 
 uint64_t scn_set_unit = SCN_SET_UNIT;
+bool scn_progress;
 
 /* set by scn_run_any() around an "mglru" run */
 static bool mglru_run;
@@ -149,6 +150,10 @@ static void record(const struct scn_env *env, struct scn_run *run, int i,
 	r->hit = p->hit;
 	for (int k = 0; k < env->nsets; k++)
 		r->res[k] = ws_residency(env->paths[k]);
+	if (scn_progress)
+		fprintf(stderr, "# progress: %s, %s: %c pass %d, hit %.1f%%\n",
+			env->tag ? env->tag : "run", mglru_run ? "mglru" : run->asked,
+			r->set, r->pass, 100 * r->hit);
 }
 
 int scn_read_part(const struct scn_env *env, struct scn_run *run, int i,
@@ -658,8 +663,20 @@ static int refs_pass(struct refs *x, uint32_t first, uint64_t count, bool rec)
 	return err;
 }
 
+/* Per recorded pass, the share of its references that HIT marks. */
+static void refs_ratios(const struct refs *x, const uint8_t *hit, double *ratio)
+{
+	for (int i = 0; i < x->npass; i++) {
+		size_t n = 0;
+
+		for (size_t j = x->from[i]; j < x->to[i]; j++)
+			n += hit[j];
+		ratio[i] = x->to[i] > x->from[i] ? (double)n / (double)(x->to[i] - x->from[i]) : 0;
+	}
+}
+
 int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
-	    double *opt, int *npass)
+	    double *opt, double *lfu, int *npass)
 {
 	uint64_t a = sizes[0] / 4096, b = sizes[1] / 4096;
 	struct refs x = { 0 };
@@ -721,12 +738,14 @@ int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
 		if (h < 0)
 			err = -errno;
 	}
-	for (int i = 0; !err && i < x.npass; i++) {
-		size_t n = 0;
-
-		for (size_t j = x.from[i]; j < x.to[i]; j++)
-			n += hit[j];
-		opt[i] = x.to[i] > x.from[i] ? (double)n / (double)(x.to[i] - x.from[i]) : 0;
+	if (!err)
+		refs_ratios(&x, hit, opt);
+	if (!err && lfu) {
+		h = lfu_hits(x.r, x.n, (uint32_t)(a + b), cache / 4096 ? cache / 4096 : 1, hit);
+		if (h < 0)
+			err = -errno;
+		else
+			refs_ratios(&x, hit, lfu);
 	}
 	if (!err)
 		*npass = x.npass;

@@ -65,6 +65,8 @@ extern const int scn_npolicies;
 
 /* Where data sets live (default /scratch/wsr). */
 void scn_set_datadir(const char *dir);
+/* Say each pass on stderr as it is recorded, "# progress: ..." (wsr-bench). */
+extern bool scn_progress;
 /* Memory global scenarios are sized on: the file LRU's potential. */
 uint64_t scn_global_mem(void);
 /*
@@ -160,11 +162,13 @@ int scn_stream(const struct scn_env *env, struct scn_run *run);
  * SCENARIO with sets of SIZES[] bytes and a cache of CACHE bytes: the
  * same page references in the same order (the sequential passes, the
  * stream's chunks, the Zipf draws), one OPT[i] per pass the scenario
- * records, *NPASS of them.  -EINVAL for a scenario whose order it cannot
- * reproduce ("mswitch"), -ENOMEM.
+ * records, *NPASS of them; and if LFU is not NULL, perfect LFU's (an
+ * online policy with a count of every past use: what can be learned from
+ * the past).  -EINVAL for a scenario whose order it cannot reproduce
+ * ("mswitch"), -ENOMEM.
  */
 int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
-	    double *opt, int *npass);
+	    double *opt, double *lfu, int *npass);
 int scn_zipf(const struct scn_env *env, struct scn_run *run);
 int scn_mswitch(const struct scn_env *env, struct scn_run *run);
 

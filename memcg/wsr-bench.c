@@ -147,17 +147,21 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 	       env->memcg ? "in a memcg" : "global", env->mem / WS_MiB);
 	for (int k = 0; k < env->nsets; k++)
 		printf(" %c = %" PRIu64 " MiB", env->names[k], env->sizes[k] / WS_MiB);
-	/* Belady's bound for the same references and a cache of the memory */
-	double opt[SCN_MAX_PASSES];
+	/*
+	 * Belady's bound for the same references and a cache of the memory,
+	 * and perfect LFU's: what knowing the future gives, and what
+	 * counting every past use does
+	 */
+	double opt[SCN_MAX_PASSES], lfu[SCN_MAX_PASSES];
 	int nopt = 0;
 
-	if (scn_opt(scn, env->sizes, env->memcg ? env->limit : env->mem, opt, &nopt))
+	if (scn_opt(scn, env->sizes, env->memcg ? env->limit : env->mem, opt, lfu, &nopt))
 		nopt = 0;
 	printf("\n%-4s %-4s", "set", "pass");
 	for (int r = 0; r < n; r++)
 		printf(" %10s", labels[r]);
-	printf(" %10s   (hit %%; OPT: Belady's optimum, same reads, a cache of %" PRIu64 " MiB)\n",
-	       "OPT", (env->memcg ? env->limit : env->mem) / WS_MiB);
+	printf(" %10s %10s   (hit %%; OPT: Belady's optimum, LFU: perfect LFU, same reads, a cache of %" PRIu64 " MiB)\n",
+	       "OPT", "LFU", (env->memcg ? env->limit : env->mem) / WS_MiB);
 	/* the rows are the passes of the run that has most */
 	int ref = 0;
 
@@ -173,9 +177,9 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 				printf(" %10s", "-");
 		}
 		if (i < nopt)
-			printf(" %10.1f", 100 * opt[i]);
+			printf(" %10.1f %10.1f", 100 * opt[i], 100 * lfu[i]);
 		else
-			printf(" %10s", "-");
+			printf(" %10s %10s", "-", "-");
 		printf("\n");
 	}
 	for (int k = 0; k < env->nsets; k++) {
@@ -214,9 +218,12 @@ static void print_side_by_side(const char *scn, const struct scn_env *env,
 			       x->global.activate, x->global.stale, x->global.dropbehind);
 		}
 	}
-	for (int i = 0; i < nopt && i < runs[ref].npass; i++)
+	for (int i = 0; i < nopt && i < runs[ref].npass; i++) {
 		printf("wsr-row,%s,%s,%" PRIu64 ",opt,%d,%c,%d,%.4f,,,,,\n", scn, scope, cache,
 		       rep, runs[ref].p[i].set, runs[ref].p[i].pass, opt[i]);
+		printf("wsr-row,%s,%s,%" PRIu64 ",lfu,%d,%c,%d,%.4f,,,,,\n", scn, scope, cache,
+		       rep, runs[ref].p[i].set, runs[ref].p[i].pass, lfu[i]);
+	}
 	print_counter("stale", runs, n, offsetof(struct scn_run, global.stale), "");
 	print_counter("force", runs, n, offsetof(struct scn_run, global.stale_force), "");
 	print_counter("dropbhnd", runs, n, offsetof(struct scn_run, global.dropbehind), "");
@@ -367,6 +374,7 @@ int main(int argc, char **argv)
 		}
 	}
 	scn_set_datadir(dir);
+	scn_progress = true;	/* a line per pass for the host's live view */
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "wsr-bench: cannot create the data directory %s: %s\n",
 			dir, strerror(errno));

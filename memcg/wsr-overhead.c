@@ -3,13 +3,25 @@
  * wsr-overhead - what a workingset_policy costs against "activate" (6.1's
  * own code), measured in one boot, interleaved.
  *
- * Two paths:
+ * Three paths:
  * - cached: 4 KiB preads at pseudo-random offsets of a file that is fully
  *   in the page cache (filemap_read() with nothing to fault in: the path
  *   every policy's hooks sit beside);
  * - refault: sequential reads of a file 1.5x a memcg's hard limit, inside
  *   that memcg: every page refaults, so the refault, charge and eviction
- *   hooks run for each.
+ *   hooks run for each;
+ * - alloc: page-cache allocation, in the same memcg right after the
+ *   refault pass has filled it: new files of 4 MiB each, half the limit
+ *   in all by default, written (no fsync) and timed, then unlinked
+ *   (untimed).  Every new page is charged to a memcg at its limit, so each
+ *   allocation reclaims one of the loop's clean pages (and leaves a
+ *   shadow entry): the allocation, charge, LRU-add and reclaim hooks, with
+ *   no refault.  The files are gone before writeback would start (on
+ *   cgroup v1 dirty pages are limited globally, and half the default
+ *   limit, 128 MiB, stays under a 2 GiB guest's background threshold), so
+ *   nothing is written to disk.  On cgroup v2 the memcg's own dirty
+ *   limits (a fifth of the limit) throttle the writer: there this path
+ *   times writeback too.
  *
  * Each rep runs every policy once, alternating the order (activate first
  * on odd reps, last on even ones), so that drift in the host (TCG shares
@@ -48,17 +60,23 @@ static const char *const known[] = { "adaptive", "distance", "activate", "classi
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: wsr-overhead [-r REPS] [-P POLICIES | -H] [-s SIZE] [-l LIMIT] [-n READS] [-d DIR]\n"
+		"usage: wsr-overhead [-r REPS] [-P POLICIES | -H] [-s SIZE] [-l LIMIT] [-w SIZE] [-n READS] [-d DIR]\n"
 		"  -r REPS      interleaved repetitions, 3-%d (default 7)\n"
 		"  -P LIST      policies to compare with activate, comma-separated, from\n"
 		"               adaptive, distance, classic (default adaptive,distance)\n"
 		"  -s SIZE      the cached file (default 256M)\n"
 		"  -l LIMIT     the refault memcg's hard limit; its file is 1.5x (default 256M)\n"
+		"  -w SIZE      written into new 4 MiB files in that memcg per alloc\n"
+		"               measurement, 16M to half the limit (default: half)\n"
 		"  -n READS     4 KiB preads per cached measurement (default 200000)\n"
 		"  -d DIR       data directory (default /scratch/wsr)\n"
 		"  -H           the histograms' cost instead: vm.workingset_histogram 1 against 0\n"
 		"  -h           this help\n"
-		"Prints one table per path: each policy's time over activate's, min/median/max.\n"
+		"Prints one table per path (cached, refault, alloc): each policy's time over\n"
+		"activate's, min/median/max; then one line per measurement for wsr-report:\n"
+		"  wsr-ovh,PATH,POLICY,AGAINST,REP,SECONDS,RATIO\n"
+		"(AGAINST: activate, or histogram=0 with -H; RATIO: SECONDS over AGAINST's\n"
+		"in the same rep).\n"
 		"exit status: 0 measured, 1 failed, 2 bad usage\n", MAX_REPS);
 }
 
@@ -156,6 +174,72 @@ struct loop {
 	uint64_t disk;
 };
 
+#define ALLOC_FILE	(4 * WS_MiB)
+#define ALLOC_CHUNK	(64 * 1024)
+
+/* The alloc path: NFILES new files of ALLOC_FILE in DIR. */
+struct alloc {
+	const char *dir;
+	long nfiles;
+	double secs;
+};
+
+static void alloc_name(char *buf, size_t len, const char *dir, long i)
+{
+	snprintf(buf, len, "%s/f%ld", dir, i);
+}
+
+/* Remove what an alloc pass (or one killed before its end) left. */
+static int alloc_unlink(const char *dir, long nfiles)
+{
+	char path[600];
+	int ret = 0;
+
+	for (long i = 0; i < nfiles; i++) {
+		alloc_name(path, sizeof(path), dir, i);
+		if (unlink(path) && errno != ENOENT)
+			ret = -errno;
+	}
+	return ret;
+}
+
+/* In the memcg: create and write the files (timed), then unlink them. */
+static int alloc_pass(void *arg)
+{
+	static char buf[ALLOC_CHUNK];
+	struct alloc *a = arg;
+	char path[600];
+	double t0;
+	int err = 0;
+
+	memset(buf, 0x5a, sizeof(buf));
+	t0 = ws_now();
+	for (long i = 0; i < a->nfiles && !err; i++) {
+		int fd;
+
+		alloc_name(path, sizeof(path), a->dir, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0) {
+			err = -errno;
+			break;
+		}
+		for (uint64_t off = 0; off < ALLOC_FILE; off += sizeof(buf)) {
+			ssize_t n = write(fd, buf, sizeof(buf));
+
+			if (n != (ssize_t)sizeof(buf)) {
+				err = n < 0 ? -errno : -EIO;
+				break;
+			}
+		}
+		if (close(fd) && !err)
+			err = -errno;
+	}
+	a->secs = ws_now() - t0;
+	if (err)
+		fprintf(stderr, "wsr-overhead: %s: %s\n", path, strerror(-err));
+	return alloc_unlink(a->dir, a->nfiles) ?: err;
+}
+
 /* In the memcg: one sequential pass of a file 1.5x its limit. */
 static int refault_pass(void *arg)
 {
@@ -221,23 +305,38 @@ static void print_table(const char *what, const char **pols, int npols,
 	fflush(stdout);
 }
 
+/*
+ * The measurements, one line each, for memcg/wsr-report: path, policy,
+ * the policy it is compared with, rep (1-based), seconds, ratio.
+ */
+static void print_rows(const char *path, const char **pols, int npols,
+		       double t[][MAX_REPS], int reps)
+{
+	for (int i = 0; i < reps; i++)
+		for (int k = 0; k < npols; k++)
+			printf("wsr-ovh,%s,%s,%s,%d,%.6f,%.4f\n", path, pols[k], pols[0], i + 1,
+			       t[k][i], t[k][i] / t[0][i]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *pols[MAX_POLS] = { "activate", "adaptive", "distance" };
 	const char *dir = "/scratch/wsr";
-	uint64_t size = 256 * WS_MiB, limit = 256 * WS_MiB;
-	static double tc[MAX_POLS][MAX_REPS], tr[MAX_POLS][MAX_REPS];
+	uint64_t size = 256 * WS_MiB, limit = 256 * WS_MiB, wsize = 0;
+	static double tc[MAX_POLS][MAX_REPS], tr[MAX_POLS][MAX_REPS], ta[MAX_POLS][MAX_REPS];
 	long reps = 7, nreads = 200000;
-	char cpath[512], rpath[512];
+	char cpath[512], rpath[512], apath[512];
 	int npols = 3, opt, err, ret = 1;
 	struct memcg *cg = NULL;
 	struct loop *l = NULL;
+	struct alloc *a = NULL;
+	const char *wsize_arg = NULL;
 	double warm;
 
 	bool hist = false, given_p = false;
 	char policy[32] = "";
 
-	while ((opt = getopt(argc, argv, "r:P:s:l:n:d:Hh")) != -1) {
+	while ((opt = getopt(argc, argv, "r:P:s:l:w:n:d:Hh")) != -1) {
 		switch (opt) {
 		case 'H':
 			hist = true;
@@ -265,6 +364,13 @@ int main(int argc, char **argv)
 				return bad_usage("-%c '%s': want a size from 64M to 64G, e.g. 256M",
 						 opt, optarg);
 			break;
+		case 'w':
+			err = ws_parse_size(optarg, &wsize);
+			if (err || wsize < 16 * WS_MiB)
+				return bad_usage("-w '%s': want a size from 16M to half the limit, e.g. 128M",
+						 optarg);
+			wsize_arg = optarg;
+			break;
 		case 'd':
 			dir = optarg;
 			if (!*dir || strlen(dir) > 400)
@@ -279,6 +385,13 @@ int main(int argc, char **argv)
 		return bad_usage("unexpected argument '%s'", argv[optind]);
 	if (hist && given_p)
 		return bad_usage("-H and -P exclude each other");
+	limit -= limit % WS_MiB;
+	if (!wsize_arg)
+		wsize = limit / 2;
+	else if (wsize > limit / 2)
+		return bad_usage("-w %s: over half the limit (%" PRIu64 "M): the writes would have to reclaim their own dirty pages",
+				 wsize_arg, limit / WS_MiB);
+	wsize -= wsize % ALLOC_FILE;
 	if (hist) {
 		if (access(HIST_SYSCTL, W_OK)) {
 			fprintf(stderr, "wsr-overhead: %s: %s (a kernel without the refault histogram?)\n",
@@ -292,12 +405,13 @@ int main(int argc, char **argv)
 		policy[strcspn(policy, "\n")] = 0;
 	}
 	size -= size % WS_MiB;
-	limit -= limit % WS_MiB;
 
 	snprintf(cpath, sizeof(cpath), "%s/overhead-cached", dir);
 	snprintf(rpath, sizeof(rpath), "%s/overhead-loop", dir);
+	snprintf(apath, sizeof(apath), "%s/overhead-new", dir);
 	if ((mkdir(dir, 0755) && errno != EEXIST) || ws_dataset(cpath, size) ||
-	    ws_dataset(rpath, limit / 2 * 3 - limit / 2 * 3 % WS_MiB)) {
+	    ws_dataset(rpath, limit / 2 * 3 - limit / 2 * 3 % WS_MiB) ||
+	    (mkdir(apath, 0755) && errno != EEXIST)) {
 		fprintf(stderr, "wsr-overhead: cannot make the data sets in %s\n", dir);
 		return 1;
 	}
@@ -306,27 +420,42 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	l = cg_shared(sizeof(*l));
-	if (!l)
+	a = cg_shared(sizeof(*a));
+	if (!l || !a)
 		return 1;
 	l->path = rpath;
+	a->dir = apath;
+	a->nfiles = wsize / ALLOC_FILE;
+	/* a run killed in the alloc path may have left its files */
+	if (alloc_unlink(apath, a->nfiles > 1024 ? a->nfiles : 1024)) {
+		fprintf(stderr, "wsr-overhead: cannot remove the files left in %s\n", apath);
+		return 1;
+	}
 	cg = memcg_create("wsr-overhead", limit);
 	if (!cg) {
 		fprintf(stderr, "wsr-overhead: memcg wsr-overhead: %s\n", memcg_strerror());
 		goto out;
 	}
 	printf("wsr-overhead: cached %" PRIu64 " MiB, %ld preads; refault loop %" PRIu64
-	       " MiB in a memcg at %" PRIu64 " MiB; %ld reps, order alternating%s%s\n",
-	       size / WS_MiB, nreads, (limit / 2 * 3) / WS_MiB, limit / WS_MiB, reps,
+	       " MiB in a memcg at %" PRIu64 " MiB; alloc %ld new files, %" PRIu64
+	       " MiB, there; %ld reps, order alternating%s%s\n",
+	       size / WS_MiB, nreads, (limit / 2 * 3) / WS_MiB, limit / WS_MiB, a->nfiles,
+	       wsize / WS_MiB, reps,
 	       hist ? "; vm.workingset_histogram 1 against 0 under policy " : "", hist ? policy : "");
-	/* warm: the cached file in, the loop file through the memcg once */
+	/*
+	 * warm: the cached file in, the loop file through the memcg once, and
+	 * the new files once (each measurement's memcg then starts as it left
+	 * the previous one's alloc pass)
+	 */
 	if (cached_reads(cpath, size, nreads, &warm) || ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
-	    cg_run(cg, refault_pass, l)) {
+	    cg_run(cg, refault_pass, l) || cg_run(cg, alloc_pass, a)) {
 		fprintf(stderr, "wsr-overhead: warm-up failed\n");
 		goto out;
 	}
 	for (long i = 0; i < reps; i++) {
 		for (int j = 0; j < npols; j++) {
 			int k = i % 2 ? npols - 1 - j : j;
+			bool failed;
 
 			err = apply(pols[k]);
 			if (err) {
@@ -334,20 +463,30 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			/* the cached file back in, should the loop have pushed any out */
-			if (ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
-			    cached_reads(cpath, size, nreads, &tc[k][i]) ||
-			    cg_run(cg, refault_pass, l)) {
+			failed = ws_read_pass(cpath, false, &(struct ws_pass){ 0 }) ||
+				 cached_reads(cpath, size, nreads, &tc[k][i]) ||
+				 cg_run(cg, refault_pass, l);
+			tr[k][i] = l->secs;
+			/* right after the loop has filled the memcg */
+			failed = failed || cg_run(cg, alloc_pass, a);
+			ta[k][i] = a->secs;
+			if (failed) {
 				fprintf(stderr, "wsr-overhead: rep %ld, %s: a measurement failed\n",
 					i + 1, pols[k]);
 				goto out;
 			}
-			tr[k][i] = l->secs;
 		}
 		fprintf(stderr, "# progress: rep %ld of %ld\n", i + 1, reps);
 	}
 	print_table("cached 4 KiB preads", pols, npols, tc, reps, "us/read", 1e6 / nreads);
 	print_table("refault loop (1.5x the limit, every page refaults)", pols, npols, tr, reps,
 		    "s/pass", 1);
+	print_table("alloc (new files written into the full memcg: each page reclaims one)",
+		    pols, npols, ta, reps, "us/page", 1e6 / (wsize / 4096));
+	print_rows("cached", pols, npols, tc, reps);
+	print_rows("refault", pols, npols, tr, reps);
+	print_rows("alloc", pols, npols, ta, reps);
+	fflush(stdout);
 	ret = 0;
 out:
 	if (hist)
@@ -358,5 +497,9 @@ out:
 		fprintf(stderr, "wsr-overhead: %s\n", memcg_strerror());
 	if (l)
 		cg_unshare(l, sizeof(*l));
+	if (a) {
+		rmdir(apath);
+		cg_unshare(a, sizeof(*a));
+	}
 	return ret;
 }
