@@ -20,12 +20,13 @@ tpass=0 tfail=0 tskip=0
 
 problem() { echo "# HARNESS: $*"; extra=$((extra + 1)); }
 
-# Kernel reports in log $1, one per line: the test that was running, a
-# tab, the line (at most 20).
+# Kernel reports in log $1, one per line: the test that was running (or
+# "boot", or "the gap after NAME"), a tab, the line (at most 20).
 scan() {
 	awk -v pat="$pattern" '
+		BEGIN { t = "boot" }
 		/wsr-test: begin / { t = $NF; n = 0; next }
-		/wsr-test: end / { t = ""; n = 0; next }
+		/wsr-test: end / { t = "the gap after " $NF; n = 0; next }
 		/wsr-test: expect / { e[n++] = substr($0, index($0, "wsr-test: expect ") + 17); next }
 		$0 ~ pat {
 			for (i = 0; i < n; i++)
@@ -63,7 +64,7 @@ judge() {
 	# kernel reports, pinned on the test that was running
 	if [ -s "$kmsg" ]; then
 		while IFS=$'\t' read -r test line; do
-			problem "kernel log during ${test:-boot}: $line"
+			problem "kernel log during $test: $line"
 		done < <(scan "$kmsg")
 	elif [ -n "$plan" ]; then
 		problem "no kernel log came back from the guest"
@@ -75,7 +76,7 @@ if [ "${1:-}" = --scan-only ]; then
 	[ $# = 2 ] && [ -r "$2" ] || usage
 	[ -s "$2" ] || { echo "# HARNESS: $2: no kernel log came back from the guest"; exit 1; }
 	reports=$(scan "$2")
-	[ -z "$reports" ] || { echo "$reports" | sed -e 's/^\t/boot\t/' -e 's/^\([^\t]*\)\t/# HARNESS: kernel log during \1: /'; exit 1; }
+	[ -z "$reports" ] || { echo "$reports" | sed -e 's/^\([^\t]*\)\t/# HARNESS: kernel log during \1: /'; exit 1; }
 	exit 0
 fi
 [ $# -ge 2 ] && [ $(($# % 2)) = 0 ] || usage
