@@ -112,8 +112,9 @@ CMDLINE="console=ttyS0 root=/dev/vda rw rootfstype=ext4 panic=-1"
 # cgroup v1 (the memory hierarchy at /sys/fs/cgroup/memory), or v2
 CMDLINE+=" systemd.unified_cgroup_hierarchy=$CGROUP2 systemd.show_status=error"
 CMDLINE+=" loglevel=4 random.trust_cpu=on tsc=reliable"
-# room for a whole job's kernel log (guest-run also streams it out as it
-# comes): a kselftest's memcg OOM dumps overflow the config's 256 KiB
+# guest-run streams the kernel log out as it comes; a buffer larger than
+# the config's 256 KiB keeps a burst of memcg OOM dumps (the kselftests)
+# from overwriting lines before that reader has them
 CMDLINE+=" log_buf_len=8M"
 [ -z "$JOB" ] || CMDLINE+=" wsr.job=$JOB"
 [ "$NUMA" = 0 ] || CMDLINE+=" wsr.nodes=2"
