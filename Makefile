@@ -41,6 +41,7 @@ help: ## list the targets
 	@echo "           make run: SCEN=switch,bigger,stream,zipf,mswitch POL=all|<policies>"
 	@echo "           SCOPE=setup,global,memcg,sizing,overhead REPS=<1-20> CGROUP=1|2"
 	@echo "           J=<guests at once> FRESH=1 (do not resume an interrupted run)"
+	@echo "           make bench: ICOUNT=1 (the guest's clock counts instructions)"
 	@echo "           WSR_TESTED_POLICY=<policy run in place of distance and adaptive: the"
 	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 
@@ -78,8 +79,8 @@ test: ## build what is missing, boot, run the cgtests (T=name for one)
 run: ## build what is missing, boot, run the experiments, print results
 	@guest-image/job.sh run $(or $(T),$(RUN_MATRIX))
 
-bench: ## the overhead benchmark: each policy against activate, interleaved, one boot
-	@guest-image/job.sh run setup overhead
+bench: ## the overhead benchmark: each policy against activate, interleaved, one boot (ICOUNT=1: instruction clock)
+	@WSR_ICOUNT=$(or $(ICOUNT),0) guest-image/job.sh run setup overhead
 
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell

@@ -91,6 +91,22 @@ tcg) ACCEL_ARGS=(-accel tcg,thread=multi,tb-size=512 -cpu "${WSR_TCG_CPU:-max,-e
      say "accelerator: TCG (software emulation; KVM not usable here)" ;;
 *) die "WSR_ACCEL must be kvm or tcg" ;;
 esac
+# WSR_ICOUNT=1 (make bench ICOUNT=1): the guest's clock counts executed
+# instructions, one per virtual nanosecond (-icount shift=0), and idle
+# time jumps to the next timer (sleep=off).  A time measured in the guest
+# is then an instruction count: the same in every run but for when
+# interrupts and I/O completions land, which is what a 1% bound on a
+# code path needs and what the host's noise under TCG cannot give.
+# Single-threaded TCG; not with KVM.
+case "${WSR_ICOUNT:-0}" in
+0) ;;
+1) [ "$ACCEL" = tcg ] || die "WSR_ICOUNT=1 needs TCG (WSR_ACCEL=tcg)"
+   ACCEL_ARGS=(-accel tcg,tb-size=512 -icount shift=0,sleep=off
+	       -cpu "${WSR_TCG_CPU:-max,-erms,-fsrm}")
+   APPEND+="${APPEND:+ }wsr.icount=1"
+   say "clock: instruction count (-icount shift=0,sleep=off)" ;;
+*) die "WSR_ICOUNT must be 0 or 1" ;;
+esac
 
 mem_mb() { local m=$1; case "$m" in *G) echo $(( ${m%G} * 1024 ));; *M) echo "${m%M}";; esac; }
 MB=$(mem_mb "$MEM")

@@ -365,9 +365,10 @@ run_cells() {
 	while read -r n a; do names+=("$n"); cargs+=("$a"); done <<< "$plan"
 	N=${#names[@]}
 	[ "$N" -gt 0 ] || { say "the matrix has no cells"; exit 2; }
-	# the state is the matrix's and the kernel's: J and SMP may differ on resume
-	mhash=$(printf '%s\n' "$plan" "MEM=$MEM NUMA=$NUMA CGROUP=${CGROUP:-1}" "$append" |
-		sha256sum | cut -c1-10)
+	# the state is the matrix's and the kernel's: J and SMP may differ on
+	# resume; the instruction clock (make bench ICOUNT=1) is another run
+	mhash=$(printf '%s\n' "$plan" "MEM=$MEM NUMA=$NUMA CGROUP=${CGROUP:-1}" "$append" \
+		$([ "${WSR_ICOUNT:-0}" = 0 ] || echo ICOUNT=1) | sha256sum | cut -c1-10)
 	khash=$(sha256sum < "$kernel" | cut -c1-10)
 	state=$OUT/run/.state-$mhash-$khash
 	mkdir -p "$OUT/run"

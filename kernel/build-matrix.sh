@@ -20,7 +20,7 @@ SRC=$CACHE/linux-matrix
 OUT=$CACHE/matrix
 JOBS=${JOBS:-$(nproc)}
 OBJS="mm/workingset.o mm/vmscan.o mm/filemap.o mm/readahead.o mm/page_alloc.o
-      mm/vmstat.o mm/swap.o mm/memcontrol.o mm/debug.o"
+      mm/vmstat.o mm/swap.o mm/memcontrol.o mm/migrate.o mm/debug.o"
 ALL="test nosysctl nomemcg nonuma noswap nolrugen nodebugvm noadaptive i386 w1"
 
 say() { printf 'matrix: %s\n' "$*" >&2; }
@@ -87,12 +87,13 @@ build_one() {
 	make -s -C "$SRC" O="$dir" ARCH="$arch" -j"$JOBS" prepare >>"$log" 2>&1 || return 1
 	objs=$OBJS
 	grep -q '^CONFIG_MEMCG=y' "$dir/.config" || objs=${objs/mm\/memcontrol.o/}
+	grep -q '^CONFIG_MIGRATION=y' "$dir/.config" || objs=${objs/mm\/migrate.o/}
 	w=""
 	[ "$name" = w1 ] && w="W=1"
 	# shellcheck disable=SC2086
 	make -C "$SRC" O="$dir" ARCH="$arch" -j"$JOBS" $w $objs >>"$log" 2>&1 || return 1
 	# no warnings in what the series touches
-	! grep -E '^[^ ]*(mm/(workingset|vmscan|filemap|readahead|page_alloc|vmstat|swap|memcontrol)\.c|mm/internal\.h).*warning:' "$log"
+	! grep -E '^[^ ]*(mm/(workingset|vmscan|filemap|readahead|page_alloc|vmstat|swap|memcontrol|migrate)\.c|mm/internal\.h).*warning:' "$log"
 }
 
 main() {
