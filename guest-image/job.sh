@@ -147,6 +147,10 @@ case "${FRESH:-}" in
 *) say "FRESH=1 starts make run afresh (got '$FRESH')"; exit 2 ;;
 esac
 [[ "$MEM" =~ ^[1-9][0-9]*[MG]$ ]] || { say "MEM wants e.g. 2048M or 2G (got '$MEM')"; exit 2; }
+case "${WSR_ICOUNT:-0}" in
+0|1) ;;
+*) say "ICOUNT=1 boots with the instruction clock, 0 without (got '$WSR_ICOUNT')"; exit 2 ;;
+esac
 if [ -n "$BOOT" ]; then
 	# check/run: nothing is built; the kernel file only keys the run state
 	kernel=${KERNEL:-}
