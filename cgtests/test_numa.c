@@ -135,17 +135,45 @@ static int ballast(void *arg)
 		pause();
 }
 
+/* The placement counters of both nodes. */
+struct numa_counters {
+	uint64_t skip0, alloc1;
+	uint64_t stale[2];	/* workingset_stale per node */
+	uint64_t drop[2];	/* workingset_dropbehind per node */
+};
+
 struct numa_run {
 	double hit[PASSES];
-	uint64_t skip0, alloc1, file1_kb;
-	uint64_t stale[2];	/* workingset_stale per node */
+	struct numa_counters c;	/* over the workload's passes */
+	uint64_t file1_kb;
 };
+
+static bool numa_counters(struct numa_counters *c)
+{
+	return node_val(0, "vmstat", "workingset_skip", &c->skip0) &&
+	       node_val(1, "vmstat", "workingset_alloc", &c->alloc1) &&
+	       node_val(0, "vmstat", "workingset_stale", &c->stale[0]) &&
+	       node_val(1, "vmstat", "workingset_stale", &c->stale[1]) &&
+	       node_val(0, "vmstat", "workingset_dropbehind", &c->drop[0]) &&
+	       node_val(1, "vmstat", "workingset_dropbehind", &c->drop[1]);
+}
+
+/* *C = *C - *BEFORE, counter by counter */
+static void numa_counters_sub(struct numa_counters *c, const struct numa_counters *before)
+{
+	c->skip0 -= before->skip0;
+	c->alloc1 -= before->alloc1;
+	for (int i = 0; i < 2; i++) {
+		c->stale[i] -= before->stale[i];
+		c->drop[i] -= before->drop[i];
+	}
+}
 
 static int run_once(const char *policy, const char *placement, const char *old,
 		    const char *w, uint64_t bytes, struct numa_run *r)
 {
 	struct reader *rd = cg_shared(sizeof(*rd));
-	uint64_t s0 = 0, a0 = 0, st[2] = { 0, 0 };
+	struct numa_counters before;
 	int fds[2] = { -1, -1 };
 	pid_t b = -1;
 	int ret = -1;
@@ -169,23 +197,13 @@ static int run_once(const char *policy, const char *placement, const char *old,
 	if (!CGT_CHECK(b > 0 && read(fds[0], &c, 1) == 1,
 		       "%" PRIu64 " MiB of ballast faulted in on node 0", bytes / WS_MiB))
 		goto out;
-	if (!node_val(0, "vmstat", "workingset_skip", &s0) ||
-	    !node_val(1, "vmstat", "workingset_alloc", &a0) ||
-	    !node_val(0, "vmstat", "workingset_stale", &st[0]) ||
-	    !node_val(1, "vmstat", "workingset_stale", &st[1]))
+	if (!numa_counters(&before))
 		goto out;
 	*rd = (struct reader){ .cpu = 0, .passes = PASSES, .path = w };
-	if (cg_run(NULL, reader, rd) ||
-	    !node_val(0, "vmstat", "workingset_skip", &r->skip0) ||
-	    !node_val(1, "vmstat", "workingset_alloc", &r->alloc1) ||
-	    !node_val(1, "meminfo", "FilePages", &r->file1_kb) ||
-	    !node_val(0, "vmstat", "workingset_stale", &r->stale[0]) ||
-	    !node_val(1, "vmstat", "workingset_stale", &r->stale[1]))
+	if (cg_run(NULL, reader, rd) || !numa_counters(&r->c) ||
+	    !node_val(1, "meminfo", "FilePages", &r->file1_kb))
 		goto out;
-	r->skip0 -= s0;
-	r->alloc1 -= a0;
-	r->stale[0] -= st[0];
-	r->stale[1] -= st[1];
+	numa_counters_sub(&r->c, &before);
 	memcpy(r->hit, rd->hit, sizeof(r->hit));
 	ret = 0;
 out:
@@ -209,8 +227,9 @@ static void print_run(const char *name, const struct numa_run *r)
 		printf(" %.1f", 100 * r->hit[i]);
 	printf("; node 0 workingset_skip %" PRIu64 ", node 1 workingset_alloc %" PRIu64
 	       "; node 1 FilePages %" PRIu64 " MiB; workingset_stale node 0 %" PRIu64
-	       ", node 1 %" PRIu64 "\n", r->skip0, r->alloc1, r->file1_kb / 1024,
-	       r->stale[0], r->stale[1]);
+	       ", node 1 %" PRIu64 "; workingset_dropbehind node 0 %" PRIu64
+	       ", node 1 %" PRIu64 "\n", r->c.skip0, r->c.alloc1, r->file1_kb / 1024,
+	       r->c.stale[0], r->c.stale[1], r->c.drop[0], r->c.drop[1]);
 }
 
 static int test_numa_placement(void)
@@ -251,12 +270,12 @@ static int test_numa_placement(void)
 	print_run("off", &off);
 	print_run("on", &on);
 	print_run("on, adaptive", &ad);
-	ok = CGT_CHECK(on.skip0 > 0, "placement on: node 0 passed over for %" PRIu64
-		       " refaulting pages", on.skip0);
-	ok &= CGT_CHECK(on.alloc1 > 0, "placement on: %" PRIu64 " refaulting pages placed on node 1",
-			on.alloc1);
-	ok &= CGT_CHECK(off.skip0 == 0, "placement off: no node passed over (%" PRIu64 ")",
-			off.skip0);
+	ok = CGT_CHECK(on.c.skip0 > 0, "placement on: node 0 passed over for %" PRIu64
+		       " refaulting pages", on.c.skip0);
+	ok &= CGT_CHECK(on.c.alloc1 > 0, "placement on: %" PRIu64 " refaulting pages placed on node 1",
+			on.c.alloc1);
+	ok &= CGT_CHECK(off.c.skip0 == 0, "placement off: no node passed over (%" PRIu64 ")",
+			off.c.skip0);
 	ok &= CGT_CHECK(on.file1_kb > off.file1_kb, "more page cache on node 1 with placement (%"
 			PRIu64 " vs %" PRIu64 " MiB)", on.file1_kb / 1024, off.file1_kb / 1024);
 	/* without placement the workload thrashes in node 0: ~2% */
@@ -273,14 +292,14 @@ static int test_numa_placement(void)
 	 * node 0's (measured: node 0 +31866 to +421201, node 1 0), and
 	 * this case does not tell on which node a placed activation pays.
 	 */
-	ok &= CGT_CHECK(ad.alloc1 > 0, "adaptive: %" PRIu64 " refaulting pages placed on node 1",
-			ad.alloc1);
+	ok &= CGT_CHECK(ad.c.alloc1 > 0, "adaptive: %" PRIu64 " refaulting pages placed on node 1",
+			ad.c.alloc1);
 	ok &= CGT_CHECK(ad.hit[PASSES - 1] >= 0.90,
 			"adaptive: last pass served %.1f%% from cache (>= 90%%)",
 			100 * ad.hit[PASSES - 1]);
-	ok &= CGT_CHECK(ad.stale[0] + ad.stale[1] > 0,
+	ok &= CGT_CHECK(ad.c.stale[0] + ad.c.stale[1] > 0,
 			"adaptive: refault activations paid for: workingset_stale node 0 +%" PRIu64
-			", node 1 +%" PRIu64, ad.stale[0], ad.stale[1]);
+			", node 1 +%" PRIu64, ad.c.stale[0], ad.c.stale[1]);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
