@@ -42,6 +42,7 @@ help: ## list the targets
 	@echo "           SCOPE=setup,global,memcg,sizing,overhead REPS=<1-20> CGROUP=1|2"
 	@echo "           J=<guests at once> FRESH=1 (do not resume an interrupted run)"
 	@echo "           make bench: ICOUNT=1 (the guest's clock counts instructions)"
+	@echo "           make build-matrix: CONFIGS=<names> REV=<commit of the tree, e.g. HEAD~2>"
 	@echo "           WSR_TESTED_POLICY=<policy run in place of distance and adaptive: the"
 	@echo "           experiment that shows what the tests catch> CGT_SCALE=<percent>"
 
@@ -55,7 +56,7 @@ kernel-pristine: ## build stock 6.1 with the test config, no series (cached)
 	@FLAVOR=pristine kernel/build.sh
 
 build-matrix: ## build-test the series: SYSCTL/MEMCG/NUMA/SWAP/LRU_GEN off, i386, W=1
-	@kernel/build-matrix.sh $(CONFIGS)
+	@REV=$(REV) kernel/build-matrix.sh $(CONFIGS)
 
 kernel-tree: ## build the kernel tree in $(CACHE)/linux as it is (dev loop)
 	@kernel/build.sh --tree

@@ -8,6 +8,9 @@
 #
 #   kernel/build-matrix.sh [CONFIG...]   default: all; prints a table
 #
+# REV=<commit> builds that commit of the tree instead of its head, e.g.
+# REV=HEAD~2 for the series up to its fifth patch: each patch must build.
+#
 # Works in a clean worktree of the kernel tree at the series (never the
 # tree 'make kernel' builds in, which holds an in-tree build) with one
 # O= directory per configuration under $WSR_CACHE/matrix.
@@ -36,7 +39,8 @@ usage() {
 sync_src() {
 	local head
 	[ -d "$TREE/.git" ] || die "no kernel tree at $TREE; run 'make kernel' first"
-	head=$(git -C "$TREE" rev-parse HEAD)
+	head=$(git -C "$TREE" rev-parse --verify -q "${REV:-HEAD}^{commit}") ||
+		die "REV=$REV: not a commit of $TREE"
 	[ -d "$SRC" ] || git -C "$TREE" worktree add -q --detach "$SRC" "$head"
 	git -C "$SRC" checkout -q -f --detach "$head"
 	say "source: $(git -C "$SRC" log --oneline -1 | cut -c1-70)"
