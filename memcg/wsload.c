@@ -73,12 +73,22 @@ void ws_fill_block(const char *path, void *buf, size_t len, uint64_t off)
 		w[i] = word_at(seed, off + i * 8);
 }
 
-double ws_now(void)
+static double clock_secs(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double ws_now(void)
+{
+	return clock_secs(CLOCK_MONOTONIC);
+}
+
+double ws_cpu_now(void)
+{
+	return clock_secs(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static int io_read_bytes(uint64_t *val)

@@ -119,6 +119,8 @@ int ws_file_write(const char *path, const char *val);
 int ws_parse_size(const char *s, uint64_t *bytes);
 /* CLOCK_MONOTONIC in seconds. */
 double ws_now(void);
+/* The calling process's CPU time (CLOCK_PROCESS_CPUTIME_ID) in seconds. */
+double ws_cpu_now(void);
 /* MemTotal, MemFree etc. from /proc/meminfo, in bytes. */
 int ws_meminfo(const char *key, uint64_t *bytes);
 

@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cgrun.h"
@@ -179,14 +178,6 @@ struct loop {
 	uint64_t disk;
 };
 
-static double cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 #define ALLOC_FILE	(4 * WS_MiB)
 #define ALLOC_CHUNK	(64 * 1024)
 
@@ -258,10 +249,10 @@ static int refault_pass(void *arg)
 {
 	struct loop *l = arg;
 	struct ws_pass p;
-	double c0 = cpu_now();
+	double c0 = ws_cpu_now();
 	int err = ws_read_pass(l->path, false, &p);
 
-	l->cpu = cpu_now() - c0;
+	l->cpu = ws_cpu_now() - c0;
 	l->secs = p.secs;
 	l->disk = p.disk_bytes;
 	return err;
