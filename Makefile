@@ -83,6 +83,9 @@ run: ## build what is missing, boot, run the experiments, print results
 bench: ## the overhead benchmark: each policy against activate, interleaved, one boot (ICOUNT=1: instruction clock)
 	@WSR_ICOUNT=$(or $(ICOUNT),0) guest-image/job.sh run setup overhead
 
+profile: ## the refault path per function, each policy against activate: /proc/profile, instruction clock, one boot
+	@WSR_ICOUNT=$(or $(ICOUNT),1) guest-image/job.sh run setup profile
+
 shell: ## boot the guest interactively (scratch at /scratch, tools in PATH)
 	@guest-image/job.sh shell
 
@@ -112,4 +115,4 @@ clean: ## remove build/ (the cache in $(CACHE) stays)
 distclean: clean ## also remove $(CACHE)
 	rm -rf $(CACHE)
 
-.PHONY: compare help bench test-long kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean
+.PHONY: compare help bench profile test-long kernel kernel-debug kernel-pristine test-pristine build-matrix test-debug kernel-tree patches image programs check test run shell dev-test checkpatch clean distclean

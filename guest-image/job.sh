@@ -138,6 +138,10 @@ case "${CGT_TIMEOUT:-}" in
 [1-9]|[1-9][0-9]|[1-9][0-9][0-9]|[1-9][0-9][0-9][0-9]) append+="${append:+ }wsr.timeout=$CGT_TIMEOUT" ;;
 *) say "CGT_TIMEOUT is a test's watchdog in seconds, 1-9999"; exit 2 ;;
 esac
+# wsr-run's profile section reads /proc/profile: the kernel's profiler on
+if [ "$JOB" = run ] && printf '%s\n' "$@" | tr ', ' '\n\n' | grep -qx profile; then
+	append+="${append:+ }profile=2"
+fi
 case "${CGROUP:-1}" in
 1|2) ;;
 *) say "CGROUP=${CGROUP}: want 1 or 2"; exit 2 ;;
@@ -245,6 +249,7 @@ prior() {
 	setup) echo 20 ;;
 	sizing) echo 150 ;;
 	overhead) echo 900 ;;
+	profile) echo 400 ;;
 	global-*|memcg-*)
 		case "$1" in
 		*-zipf-*) per=60 ;;
@@ -303,9 +308,9 @@ eta() {
 }
 
 # alone NAME: a cell no other guest runs beside: setup (printed first),
-# overhead (it measures time)
+# overhead and profile (they measure time)
 alone() {
-	case "$1" in setup|overhead) return 0 ;; esac
+	case "$1" in setup|overhead|profile) return 0 ;; esac
 	return 1
 }
 
