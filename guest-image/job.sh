@@ -274,7 +274,12 @@ run_cell() {
 	# Ctrl-C reaches job.sh, which ends the cells with SIGTERM (a subshell
 	# of a shell that traps SIGINT would die of it at once)
 	trap '' INT
-	trap '[ -z "$bpid" ] || { kill -TERM -- "-$bpid"; wait "$bpid"; } 2>/dev/null; exit 143' TERM
+	# SIGTERM comes twice (timeout(1)'s to its group, then interrupted()'s),
+	# and the second cuts a wait short: wait until the guest is reaped, or
+	# it stays a zombie where init does not reap orphans.
+	trap '[ -z "$bpid" ] || { kill -TERM -- "-$bpid"
+		while kill -0 "$bpid"; do wait "$bpid" || :; done; } 2>/dev/null
+		exit 143' TERM
 	setsid "${boot[@]}" --scratch "${scratch[$2]}" --out "$d" --job run \
 		--args "${cargs[$i]}" > "$d/boot.txt" 2>&1 < /dev/null &
 	bpid=$!
