@@ -82,10 +82,51 @@ static int pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* The placement counters of both nodes. */
+struct numa_counters {
+	uint64_t skip0, alloc1;
+	uint64_t alloc0;	/* refaults with a hint that stayed on node 0 */
+	uint64_t stale[2];	/* workingset_stale per node */
+	uint64_t drop[2];	/* workingset_dropbehind per node */
+};
+
+static bool numa_counters(struct numa_counters *c)
+{
+	return node_val(0, "vmstat", "workingset_skip", &c->skip0) &&
+	       node_val(1, "vmstat", "workingset_alloc", &c->alloc1) &&
+	       node_val(0, "vmstat", "workingset_alloc", &c->alloc0) &&
+	       node_val(0, "vmstat", "workingset_stale", &c->stale[0]) &&
+	       node_val(1, "vmstat", "workingset_stale", &c->stale[1]) &&
+	       node_val(0, "vmstat", "workingset_dropbehind", &c->drop[0]) &&
+	       node_val(1, "vmstat", "workingset_dropbehind", &c->drop[1]);
+}
+
+/* MiB of each node's free memory, active and inactive file pages */
+static const char * const mem_keys[] = { "MemFree", "Active(file)", "Inactive(file)" };
+
+static bool node_mem(uint64_t mem[2][3])
+{
+	for (int n = 0; n < 2; n++)
+		for (int k = 0; k < 3; k++) {
+			if (!node_val(n, "meminfo", mem_keys[k], &mem[n][k]))
+				return false;
+			mem[n][k] /= 1024;
+		}
+	return true;
+}
+
+/* What a pass of the workload left: the counters and where memory is. */
+struct numa_snap {
+	bool ok;
+	struct numa_counters c;
+	uint64_t mem[2][3];
+};
+
 struct reader {
 	int cpu, passes;
 	const char *path;
 	double hit[PASSES];	/* shared with the parent */
+	struct numa_snap snap[PASSES];
 };
 
 static int reader(void *arg)
@@ -103,6 +144,7 @@ static int reader(void *arg)
 			return err;
 		}
 		r->hit[i] = p.hit;
+		r->snap[i].ok = numa_counters(&r->snap[i].c) && node_mem(r->snap[i].mem);
 	}
 	return 0;
 }
@@ -135,37 +177,53 @@ static int ballast(void *arg)
 		pause();
 }
 
-/* The placement counters of both nodes. */
-struct numa_counters {
-	uint64_t skip0, alloc1;
-	uint64_t stale[2];	/* workingset_stale per node */
-	uint64_t drop[2];	/* workingset_dropbehind per node */
-};
-
 struct numa_run {
 	double hit[PASSES];
 	struct numa_counters c;	/* over the workload's passes */
 	uint64_t file1_kb;
 };
 
-static bool numa_counters(struct numa_counters *c)
-{
-	return node_val(0, "vmstat", "workingset_skip", &c->skip0) &&
-	       node_val(1, "vmstat", "workingset_alloc", &c->alloc1) &&
-	       node_val(0, "vmstat", "workingset_stale", &c->stale[0]) &&
-	       node_val(1, "vmstat", "workingset_stale", &c->stale[1]) &&
-	       node_val(0, "vmstat", "workingset_dropbehind", &c->drop[0]) &&
-	       node_val(1, "vmstat", "workingset_dropbehind", &c->drop[1]);
-}
-
 /* *C = *C - *BEFORE, counter by counter */
 static void numa_counters_sub(struct numa_counters *c, const struct numa_counters *before)
 {
 	c->skip0 -= before->skip0;
 	c->alloc1 -= before->alloc1;
+	c->alloc0 -= before->alloc0;
 	for (int i = 0; i < 2; i++) {
 		c->stale[i] -= before->stale[i];
 		c->drop[i] -= before->drop[i];
+	}
+}
+
+/*
+ * Pass by pass: the placement counters' increments and each node's free,
+ * active and inactive file memory after the pass.  How soon the workload
+ * settles depends on the room either node has and on when node 0 stops
+ * being passed over, which the totals over all passes do not show.
+ */
+static void print_passes(const struct reader *rd, const struct numa_counters *before)
+{
+	const struct numa_counters *prev = before;
+
+	for (int i = 0; i < rd->passes; i++) {
+		const struct numa_snap *sn = &rd->snap[i];
+
+		if (!sn->ok) {
+			ksft_print_msg("  pass %d: counters not read\n", i + 1);
+			prev = NULL;
+			continue;
+		}
+		ksft_print_msg("  pass %d: hit %5.1f%%", i + 1, 100 * rd->hit[i]);
+		if (prev)
+			printf("; skip0 +%" PRIu64 " alloc0 +%" PRIu64 " alloc1 +%" PRIu64
+			       " stale0 +%" PRIu64, sn->c.skip0 - prev->skip0,
+			       sn->c.alloc0 - prev->alloc0, sn->c.alloc1 - prev->alloc1,
+			       sn->c.stale[0] - prev->stale[0]);
+		for (int n = 0; n < 2; n++)
+			printf("; node %d free/active/inactive %" PRIu64 "/%" PRIu64 "/%" PRIu64,
+			       n, sn->mem[n][0], sn->mem[n][1], sn->mem[n][2]);
+		printf(" MiB\n");
+		prev = &sn->c;
 	}
 }
 
@@ -174,6 +232,7 @@ static int run_once(const char *policy, const char *placement, const char *old,
 {
 	struct reader *rd = cg_shared(sizeof(*rd));
 	struct numa_counters before;
+	uint64_t start[2][3];
 	int fds[2] = { -1, -1 };
 	pid_t b = -1;
 	int ret = -1;
@@ -199,10 +258,17 @@ static int run_once(const char *policy, const char *placement, const char *old,
 		goto out;
 	if (!numa_counters(&before))
 		goto out;
+	if (node_mem(start))
+		ksft_print_msg("%s, placement %s: node 0 free/active/inactive %" PRIu64 "/%"
+			       PRIu64 "/%" PRIu64 ", node 1 %" PRIu64 "/%" PRIu64 "/%" PRIu64
+			       " MiB as the workload starts\n", policy, placement,
+			       start[0][0], start[0][1], start[0][2],
+			       start[1][0], start[1][1], start[1][2]);
 	*rd = (struct reader){ .cpu = 0, .passes = PASSES, .path = w };
 	if (cg_run(NULL, reader, rd) || !numa_counters(&r->c) ||
 	    !node_val(1, "meminfo", "FilePages", &r->file1_kb))
 		goto out;
+	print_passes(rd, &before);
 	numa_counters_sub(&r->c, &before);
 	memcpy(r->hit, rd->hit, sizeof(r->hit));
 	ret = 0;
