@@ -195,6 +195,15 @@ static void numa_counters_sub(struct numa_counters *c, const struct numa_counter
 	}
 }
 
+/* "; node N free/active/inactive F/A/I" for both nodes, then " MiB\n" */
+static void print_mem(const uint64_t mem[2][3])
+{
+	for (int n = 0; n < 2; n++)
+		printf("; node %d free/active/inactive %" PRIu64 "/%" PRIu64 "/%" PRIu64,
+		       n, mem[n][0], mem[n][1], mem[n][2]);
+	printf(" MiB\n");
+}
+
 /*
  * Pass by pass: the placement counters' increments and each node's free,
  * active and inactive file memory after the pass.  How soon the workload
@@ -219,10 +228,7 @@ static void print_passes(const struct reader *rd, const struct numa_counters *be
 			       " stale0 +%" PRIu64, sn->c.skip0 - prev->skip0,
 			       sn->c.alloc0 - prev->alloc0, sn->c.alloc1 - prev->alloc1,
 			       sn->c.stale[0] - prev->stale[0]);
-		for (int n = 0; n < 2; n++)
-			printf("; node %d free/active/inactive %" PRIu64 "/%" PRIu64 "/%" PRIu64,
-			       n, sn->mem[n][0], sn->mem[n][1], sn->mem[n][2]);
-		printf(" MiB\n");
+		print_mem(sn->mem);
 		prev = &sn->c;
 	}
 }
@@ -258,12 +264,10 @@ static int run_once(const char *policy, const char *placement, const char *old,
 		goto out;
 	if (!numa_counters(&before))
 		goto out;
-	if (node_mem(start))
-		ksft_print_msg("%s, placement %s: node 0 free/active/inactive %" PRIu64 "/%"
-			       PRIu64 "/%" PRIu64 ", node 1 %" PRIu64 "/%" PRIu64 "/%" PRIu64
-			       " MiB as the workload starts\n", policy, placement,
-			       start[0][0], start[0][1], start[0][2],
-			       start[1][0], start[1][1], start[1][2]);
+	if (node_mem(start)) {
+		ksft_print_msg("%s, placement %s, as the workload starts", policy, placement);
+		print_mem(start);
+	}
 	*rd = (struct reader){ .cpu = 0, .passes = PASSES, .path = w };
 	if (cg_run(NULL, reader, rd) || !numa_counters(&r->c) ||
 	    !node_val(1, "meminfo", "FilePages", &r->file1_kb))
