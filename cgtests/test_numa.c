@@ -8,10 +8,14 @@
  * policy and reads its set repeatedly, with vm.zone_reclaim_mode=1 so
  * that the allocator reclaims the local node rather than spilling to the
  * other one: the seed's case.  Without placement the workload thrashes in
- * node 0; with it, refaults whose scaled distance exceeds node 0's active
- * and free file pages pass node 0 over and land on node 1, where they ask
- * for the stale set to be deactivated, and the workload is served from
- * cache.  Only run on a NUMA guest (make test boots one for it).
+ * node 0; with it, refaults whose scaled distance exceeds node 0's room
+ * (free pages and unmapped active file pages) pass node 0 over and land
+ * on node 1, where they ask for the stale set to be deactivated, and the
+ * workload is served from cache from its third pass on.  Node 0's active
+ * list is the mapped text of the guest's programs: counted as room, as
+ * the seed counted it, it kept a loop slightly longer than node 0's
+ * inactive list on node 0 in 3 boots of 7, and the workload settled only
+ * by pass 5 or 6.  Only run on a NUMA guest (make test boots one for it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,13 +105,16 @@ static bool numa_counters(struct numa_counters *c)
 	       node_val(1, "vmstat", "workingset_dropbehind", &c->drop[1]);
 }
 
-/* MiB of each node's free memory, active and inactive file pages */
-static const char * const mem_keys[] = { "MemFree", "Active(file)", "Inactive(file)" };
+/* MiB of each node's free memory, active, inactive, mapped file and shmem pages */
+static const char * const mem_keys[] = {
+	"MemFree", "Active(file)", "Inactive(file)", "Mapped", "Shmem"
+};
+#define NR_MEM_KEYS	(sizeof(mem_keys) / sizeof(mem_keys[0]))
 
-static bool node_mem(uint64_t mem[2][3])
+static bool node_mem(uint64_t mem[2][NR_MEM_KEYS])
 {
 	for (int n = 0; n < 2; n++)
-		for (int k = 0; k < 3; k++) {
+		for (size_t k = 0; k < NR_MEM_KEYS; k++) {
 			if (!node_val(n, "meminfo", mem_keys[k], &mem[n][k]))
 				return false;
 			mem[n][k] /= 1024;
@@ -119,7 +126,7 @@ static bool node_mem(uint64_t mem[2][3])
 struct numa_snap {
 	bool ok;
 	struct numa_counters c;
-	uint64_t mem[2][3];
+	uint64_t mem[2][NR_MEM_KEYS];
 };
 
 struct reader {
@@ -195,12 +202,13 @@ static void numa_counters_sub(struct numa_counters *c, const struct numa_counter
 	}
 }
 
-/* "; node N free/active/inactive F/A/I" for both nodes, then " MiB\n" */
-static void print_mem(const uint64_t mem[2][3])
+/* "; node N free/active/inactive/mapped/shmem F/A/I/M/S" for both nodes, then " MiB\n" */
+static void print_mem(const uint64_t mem[2][NR_MEM_KEYS])
 {
 	for (int n = 0; n < 2; n++)
-		printf("; node %d free/active/inactive %" PRIu64 "/%" PRIu64 "/%" PRIu64,
-		       n, mem[n][0], mem[n][1], mem[n][2]);
+		printf("; node %d free/active/inactive/mapped/shmem %" PRIu64 "/%" PRIu64
+		       "/%" PRIu64 "/%" PRIu64 "/%" PRIu64, n, mem[n][0], mem[n][1],
+		       mem[n][2], mem[n][3], mem[n][4]);
 	printf(" MiB\n");
 }
 
@@ -238,7 +246,7 @@ static int run_once(const char *policy, const char *placement, const char *old,
 {
 	struct reader *rd = cg_shared(sizeof(*rd));
 	struct numa_counters before;
-	uint64_t start[2][3];
+	uint64_t start[2][NR_MEM_KEYS];
 	int fds[2] = { -1, -1 };
 	pid_t b = -1;
 	int ret = -1;
@@ -288,6 +296,17 @@ out:
 	ws_file_write(PLACEMENT, "1");
 	ws_file_write("/proc/sys/vm/zone_reclaim_mode", "0");
 	return ret;
+}
+
+/* The lowest hit rate of passes FROM (1-based) to PASSES. */
+static double hit_from(const double *hit, int from)
+{
+	double low = hit[from - 1];
+
+	for (int i = from; i < PASSES; i++)
+		if (hit[i] < low)
+			low = hit[i];
+	return low;
 }
 
 static void print_run(const char *name, const struct numa_run *r)
@@ -348,10 +367,14 @@ static int test_numa_placement(void)
 			off.c.skip0);
 	ok &= CGT_CHECK(on.file1_kb > off.file1_kb, "more page cache on node 1 with placement (%"
 			PRIu64 " vs %" PRIu64 " MiB)", on.file1_kb / 1024, off.file1_kb / 1024);
-	/* without placement the workload thrashes in node 0: ~2% */
-	ok &= CGT_CHECK(on.hit[PASSES - 1] >= 0.90,
-			"placement on: last pass served %.1f%% from cache (>= 90%%)",
-			100 * on.hit[PASSES - 1]);
+	/*
+	 * Pass 1 reads the set for the first time and evicts it; pass 2's
+	 * refaults are placed; pass 3 is served.  Without placement the
+	 * workload thrashes in node 0: ~2%.
+	 */
+	ok &= CGT_CHECK(hit_from(on.hit, 3) >= 0.90,
+			"placement on: passes 3-%d served at least %.1f%% from cache (>= 90%%)",
+			PASSES, 100 * hit_from(on.hit, 3));
 	ok &= CGT_CHECK(off.hit[PASSES - 1] < 0.50,
 			"control, placement off: last pass %.1f%% (< 50%%)",
 			100 * off.hit[PASSES - 1]);
@@ -364,9 +387,9 @@ static int test_numa_placement(void)
 	 */
 	ok &= CGT_CHECK(ad.c.alloc1 > 0, "adaptive: %" PRIu64 " refaulting pages placed on node 1",
 			ad.c.alloc1);
-	ok &= CGT_CHECK(ad.hit[PASSES - 1] >= 0.90,
-			"adaptive: last pass served %.1f%% from cache (>= 90%%)",
-			100 * ad.hit[PASSES - 1]);
+	ok &= CGT_CHECK(hit_from(ad.hit, 3) >= 0.90,
+			"adaptive: passes 3-%d served at least %.1f%% from cache (>= 90%%)",
+			PASSES, 100 * hit_from(ad.hit, 3));
 	ok &= CGT_CHECK(ad.c.stale[0] + ad.c.stale[1] > 0,
 			"adaptive: refault activations paid for: workingset_stale node 0 +%" PRIu64
 			", node 1 +%" PRIu64, ad.c.stale[0], ad.c.stale[1]);
