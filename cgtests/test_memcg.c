@@ -191,9 +191,9 @@ static int test_memcg_hierarchy(void)
  * over, more than the parent's 768 MiB can ever hold.  X's refaults are
  * farther than Y's active list is long: Y may not be deactivated for
  * them, and Y is still served from cache afterwards.  "Nothing" is one
- * page too strict: a run saw Y's workingset_stale at 1 (make test, 1 run
- * of 4 this session), from a refault of Y's own or a short one of X's
- * (readahead).  A policy that deactivates Y for X's refaults scans
+ * page too strict: a clean-clone make test saw Y's workingset_stale at 1
+ * (in 1 run of the 4 whose logs were kept), from a refault of Y's own or
+ * a short one of X's (readahead).  A policy that deactivates Y for X's refaults scans
  * thousands of Y's pages, so at most 0.1% of Y's set is allowed, and
  * Y's own refaults are printed.
  * The same run under "classic" (no refault detection, deactivation by

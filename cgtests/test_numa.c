@@ -10,16 +10,16 @@
  * other one: the seed's case.  Without placement the workload thrashes in
  * node 0; with it, refaults whose scaled distance exceeds node 0's room
  * (free pages and unmapped active file pages) pass node 0 over and land
- * on node 1, where they ask for the stale set to be deactivated, and the
- * workload is served from cache from its fourth pass on (the test kernel
- * gets there by the third).  The debug kernel's smaller nodes leave node
- * 0 just the room its part of the workload needs, and a few MiB less
- * makes that part a loop that misses: there this test fails in some runs.
- * Node 0's active list is the mapped text
- * of the guest's programs: counted as room, as the seed counted it, it
- * kept a loop slightly longer than node 0's inactive list on node 0 in 3
- * boots of 7, and the workload settled only by pass 5 or 6.  Only run on
- * a NUMA guest (make test boots one for it).
+ * on node 1, where they ask for the stale set to be deactivated, and
+ * the workload is served from cache from its fourth pass on (the test
+ * kernel gets there by the third).  The debug kernel's smaller nodes
+ * leave node 0 just the room its part of the workload needs, and a few
+ * MiB less makes that part a loop that misses: there this test fails in
+ * some runs.  Node 0's active list is the mapped text of the guest's
+ * programs: counted as room, as the seed counted it, it kept a loop
+ * slightly longer than node 0's inactive list on node 0 in 3 boots of
+ * 7, and the workload settled only by pass 5 or 6.  Only run on a NUMA
+ * guest (make test boots one for it).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -379,7 +379,7 @@ static int test_numa_placement(void)
 	/*
 	 * Pass 1 reads the set for the first time and evicts it; pass 2's
 	 * refaults are placed; pass 3 is served on the test kernel (100% in
-	 * 13 boots of 13), pass 4 on the debug kernel in 3 runs of 4.
+	 * 16 boots of 16), pass 4 on the debug kernel in 3 runs of 4.
 	 * Counting mapped pages as room left 3 test-kernel boots of 7 at
 	 * 27-74% on pass 4.  Without placement the workload thrashes in
 	 * node 0: ~2%.
