@@ -140,8 +140,11 @@ bool cgt_check_adaptive_mswitch(const struct scn_run *runs, int n, const char *w
 				bool memcg, bool small);
 /* bigger: A >= 95% after every B pass; B from pass 3 >= 0.5 (mem - A) / B. */
 bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct scn_env *env);
-/* stream: H >= 99.5% on every pass during the stream. */
-bool cgt_check_adaptive_stream(const struct scn_run *runs, int n);
+/*
+ * stream: H >= 99.5% on every pass during the stream; the stream's second
+ * read served >= 0.5 (mem - H) / S, "activate" under that.
+ */
+bool cgt_check_adaptive_stream(const struct scn_run *runs, int n, const struct scn_env *env);
 
 /*
  * zipf, "adaptive": never 5 points under "activate" on any round, and

@@ -139,7 +139,7 @@ static int test_global_stream(void)
 		return KSFT_FAIL;
 	ok = cgt_check_stream(d, false);
 	ok &= cgt_check_controls(runs, scn_npolicies);
-	ok &= cgt_check_adaptive_stream(runs, scn_npolicies);
+	ok &= cgt_check_adaptive_stream(runs, scn_npolicies, &env);
 	for (int i = 0; i < scn_npolicies; i++)
 		ksft_print_msg("for comparison: worst H pass %.1f%% (%s)\n",
 			       100 * scn_min_hit(&runs[i], 'H', 3), runs[i].policy);

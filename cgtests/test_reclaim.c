@@ -122,18 +122,24 @@ static int test_restore_psi(void)
  * kernel that lets the first memcg visited take every request shrinks X
  * and leaves Y alone.
  */
-static uint64_t active_file(struct memcg *cg)
+static uint64_t stat_of(struct memcg *cg, const char *key)
 {
 	struct memcg_stat st;
 
-	if (memcg_read_stat(cg, &st) || !memcg_stat_has(&st, "active_file"))
+	if (memcg_read_stat(cg, &st) || !memcg_stat_has(&st, key))
 		return UINT64_MAX;
-	return memcg_stat_get(&st, "active_file");
+	return memcg_stat_get(&st, key);
+}
+
+static uint64_t active_file(struct memcg *cg)
+{
+	return stat_of(cg, "active_file");
 }
 
 struct fair_run {
 	const char *pol;
 	uint64_t x0, y0, x1, y1;	/* active_file before and after Z */
+	uint64_t sx, sy;		/* workingset_stale after Z, pages */
 	double zhit;
 };
 
@@ -162,9 +168,12 @@ static int fair_run(const char *pol, const char *px, const char *py,
 		goto out;
 	r->x1 = active_file(x);
 	r->y1 = active_file(y);
+	r->sx = stat_of(x, "workingset_stale");
+	r->sy = stat_of(y, "workingset_stale");
 	if (r->x0 == UINT64_MAX || r->y0 == UINT64_MAX ||
-	    r->x1 == UINT64_MAX || r->y1 == UINT64_MAX) {
-		ksft_print_msg("memory.stat active_file unreadable\n");
+	    r->x1 == UINT64_MAX || r->y1 == UINT64_MAX ||
+	    r->sx == UINT64_MAX || r->sy == UINT64_MAX) {
+		ksft_print_msg("memory.stat active_file or workingset_stale unreadable\n");
 		goto out;
 	}
 	err = 0;
@@ -206,12 +215,12 @@ static int fairness(uint64_t xs, uint64_t ys, struct fair_run *d, struct fair_ru
 	scn_set_policy("distance");
 	if (!CGT_CHECK(!err, "both runs completed"))
 		return err;
-	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
-		       " MiB, Z's last pass %.1f%%\n", d->pol, d->x0 >> 20, d->x1 >> 20,
-		       d->y0 >> 20, d->y1 >> 20, 100 * d->zhit);
-	ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64 " -> %4" PRIu64
-		       " MiB, Z's last pass %.1f%%\n", a->pol, a->x0 >> 20, a->x1 >> 20,
-		       a->y0 >> 20, a->y1 >> 20, 100 * a->zhit);
+	for (const struct fair_run *r = d; r; r = r == d ? a : NULL)
+		ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64
+			       " -> %4" PRIu64 " MiB, stale X %" PRIu64 " Y %" PRIu64
+			       " MiB, Z's last pass %.1f%%\n", r->pol, r->x0 >> 20, r->x1 >> 20,
+			       r->y0 >> 20, r->y1 >> 20, r->sx * 4096 >> 20, r->sy * 4096 >> 20,
+			       100 * r->zhit);
 	/* the setup: both sets mostly active before Z */
 	return CGT_CHECK(d->x0 >= xs / 2 && d->y0 >= ys / 2,
 			 "X and Y active before Z: %" PRIu64 " and %" PRIu64 " MiB (>= half their sets)",
@@ -221,6 +230,22 @@ static int fairness(uint64_t xs, uint64_t ys, struct fair_run *d, struct fair_ru
 static uint64_t loss(uint64_t before, uint64_t after)
 {
 	return before > after ? before - after : 0;
+}
+
+/*
+ * 6.1 ("activate") shares the loss the same way, by deactivating every
+ * memcg while refaults are seen: what is tested is that "distance" gets
+ * there by its own requests.  X and Y are idle while Z reads, so every
+ * page scanned for a request (workingset_stale) is deactivated: the
+ * requests must account for at least half of each one's loss.  Under
+ * "activate" workingset_stale stays 0.
+ */
+static bool check_by_requests(const struct fair_run *d, uint64_t lx, uint64_t ly)
+{
+	return CGT_CHECK(d->sx * 4096 >= lx / 2 && d->sy * 4096 >= ly / 2 && d->sx && d->sy,
+			 "%s: the losses are the requests' (workingset_stale >= half of each): X %"
+			 PRIu64 " of %" PRIu64 " MiB, Y %" PRIu64 " of %" PRIu64 " MiB", d->pol,
+			 d->sx * 4096 >> 20, lx >> 20, d->sy * 4096 >> 20, ly >> 20);
 }
 
 /* Equal sets (a quarter of memory each): equal losses, within 2x. */
@@ -241,6 +266,7 @@ static int test_fairness(void)
 	ok &= CGT_CHECK(lx <= 2 * ly + (16 << 20) && ly <= 2 * lx + (16 << 20),
 			"losses within 2x of each other: X %" PRIu64 " MiB, Y %" PRIu64 " MiB",
 			lx >> 20, ly >> 20);
+	ok &= check_by_requests(&d, lx, ly);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 
@@ -267,6 +293,7 @@ static int test_fairness_sizes(void)
 	ok &= CGT_CHECK(ly && lx * 2 >= ly * 3 && lx <= ly * 6,
 			"X lost %" PRIu64 " MiB, Y %" PRIu64 " MiB: ratio %.2f (1.5-6, sets 3:1)",
 			lx >> 20, ly >> 20, ly ? (double)lx / ly : 0.0);
+	ok &= check_by_requests(&d, lx, ly);
 	return ok ? KSFT_PASS : KSFT_FAIL;
 }
 

@@ -463,7 +463,10 @@ int scn_bigger(const struct scn_env *env, struct scn_run *run)
  * A hot set H read between the chunks of a stream S of twice memory.  H
  * is read twice first so it is active.  S is read twice, so that its
  * second pass refaults at distances beyond memory: those refaults must
- * neither activate nor deactivate anything.  Sets: H, S.
+ * neither activate nor deactivate anything.  Each chunk of S is recorded
+ * as a pass of S (1-4 the first read, 5-8 the second), so that what a
+ * policy serves of the second read, a loop longer than memory, shows.
+ * Sets: H, S.
  */
 int scn_stream(const struct scn_env *env, struct scn_run *run)
 {
@@ -473,7 +476,7 @@ int scn_stream(const struct scn_env *env, struct scn_run *run)
 		return -1;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint64_t off = 0; off < env->sizes[1]; off += chunk) {
-			if (scn_read_part(env, run, 1, off, chunk, false) ||
+			if (scn_read_part(env, run, 1, off, chunk, true) ||
 			    scn_read(env, run, 0))
 				return -1;
 		}
