@@ -496,7 +496,7 @@ bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct s
 	return ok & check_vs_activate(ad, cgt_find_run(runs, n, "activate"));
 }
 
-/* The mean hit of S's chunks from pass @from on (chunks are equal). */
+/* The mean hit of S's chunks from pass @from on (the chunks are equal). */
 static double stream_hit(const struct scn_run *r, int from)
 {
 	double sum = 0;
@@ -513,7 +513,8 @@ static double stream_hit(const struct scn_run *r, int from)
 /*
  * stream, "adaptive": H >= 99.5% every round, never 5 under activate.
  * H is what 6.1 protects as well; what tells the policy from 6.1 here is
- * the stream's second read (S's chunks 5-8), a loop longer than memory:
+ * the stream's second read (S's passes after the first SCN_STREAM_CHUNKS),
+ * a loop longer than memory:
  * its refaults are farther than the file LRU and dropped behind, so the
  * part of S still resident from the first read stays and is hit, at
  * least half of what fits beside H, 0.5 x (MEM - H) / S.  Under
@@ -533,17 +534,17 @@ bool cgt_check_adaptive_stream(const struct scn_run *runs, int n, const struct s
 	min = scn_min_hit(ad, 'H', 3);
 	ok = CGT_CHECK(scn_last(ad, 'H') && min >= 0.995,
 		       "adaptive: worst H pass during the stream %.2f%% (>= 99.5%%)", 100 * min);
-	ok &= CGT_CHECK(scn_last(ad, 'S') && scn_last(ad, 'S')->pass == 8 &&
-			stream_hit(ad, 5) >= fit,
+	ok &= CGT_CHECK(scn_last(ad, 'S') && scn_last(ad, 'S')->pass == 2 * SCN_STREAM_CHUNKS &&
+			stream_hit(ad, SCN_STREAM_CHUNKS + 1) >= fit,
 			"adaptive: the stream's second read served %.1f%% (>= %.1f%%: half of what fits beside H)",
-			100 * stream_hit(ad, 5), 100 * fit);
+			100 * stream_hit(ad, SCN_STREAM_CHUNKS + 1), 100 * fit);
 	ok &= CGT_CHECK(ad->global.dropbehind + ad->memcg.dropbehind > 0,
 			"adaptive: the second read's refaults dropped behind: workingset_dropbehind %"
 			PRIu64 " (vmstat) %" PRIu64 " (memcg)", ad->global.dropbehind,
 			ad->memcg.dropbehind);
-	ok &= CGT_CHECK(ac && !ac->failed && stream_hit(ac, 5) < fit,
+	ok &= CGT_CHECK(ac && !ac->failed && stream_hit(ac, SCN_STREAM_CHUNKS + 1) < fit,
 			"control activate: the stream's second read served %.1f%% (< %.1f%%)",
-			ac ? 100 * stream_hit(ac, 5) : 0.0, 100 * fit);
+			ac ? 100 * stream_hit(ac, SCN_STREAM_CHUNKS + 1) : 0.0, 100 * fit);
 	return ok & check_vs_activate(ad, ac);
 }
 

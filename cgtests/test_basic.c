@@ -287,6 +287,13 @@ static int test_opt_bound(void)
 	ok &= CGT_CHECK(!scn_opt("switch", sizes, 128 * WS_MiB, opt, NULL, &n) && n == 9 &&
 			opt[3] == 0 && opt[4] == 1 && opt[8] == 1,
 			"switch in room for both: B cold once, then 100%% (%d passes)", n);
+	/* stream: H (64M) twice, then S (192M) in chunks, each a pass, twice */
+	sizes[1] = 192 * WS_MiB;
+	ok &= CGT_CHECK(!scn_opt("stream", sizes, 128 * WS_MiB, opt, NULL, &n) &&
+			n == 2 + 4 * SCN_STREAM_CHUNKS && opt[0] == 0 && opt[1] == 1 &&
+			opt[2] == 0 && opt[3] == 1,
+			"stream: %d passes (H twice, S's chunks and H in turn), H1 cold, H2 hit, S1 cold, H3 hit",
+			n);
 	ok &= CGT_CHECK(scn_opt("mswitch", sizes, 128 * WS_MiB, opt, NULL, &n) == -EINVAL,
 			"mswitch's shuffled order is not replayed: -EINVAL");
 	return ok ? KSFT_PASS : KSFT_FAIL;

@@ -195,8 +195,8 @@ static int test_memcg_hierarchy(void)
  * parent's whole file LRU:
  *
  *  - Y may not be deactivated for them, and is still served from cache
- *    afterwards.  That much 6.1 does too (every policy here keeps Y: X's
- *    inactive list is always the larger), so it is a do-no-harm check;
+ *    afterwards.  That much 6.1 does too ("distance" and "activate" keep
+ *    Y: X's inactive list is always the larger), so it is a do-no-harm check;
  *    "nothing" is one page too strict: a clean-clone make test saw Y's
  *    workingset_stale at 1, from a refault of Y's own or a short one of
  *    X's (readahead), so at most 0.1% of Y's set is allowed.  A policy
@@ -326,7 +326,7 @@ static int test_memcg_isolation(void)
 	cgt_path(py, sizeof(py), "isolation-y");
 	if (ws_dataset(px, xsize) || ws_dataset(py, ysize))
 		return KSFT_FAIL;
-	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++)
 		if (iso_run(&runs[i], limit, px, py))
 			return KSFT_FAIL;
 	scn_set_policy("distance");

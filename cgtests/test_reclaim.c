@@ -139,7 +139,7 @@ static uint64_t active_file(struct memcg *cg)
 struct fair_run {
 	const char *pol;
 	uint64_t x0, y0, x1, y1;	/* active_file before and after Z */
-	uint64_t sx, sy;		/* workingset_stale after Z, pages */
+	uint64_t sx, sy;		/* workingset_stale after Z, in bytes */
 	double zhit;
 };
 
@@ -176,6 +176,9 @@ static int fair_run(const char *pol, const char *px, const char *py,
 		ksft_print_msg("memory.stat active_file or workingset_stale unreadable\n");
 		goto out;
 	}
+	/* a count of pages */
+	r->sx *= (uint64_t)sysconf(_SC_PAGESIZE);
+	r->sy *= (uint64_t)sysconf(_SC_PAGESIZE);
 	err = 0;
 out:
 	memcg_destroy(x);
@@ -215,12 +218,14 @@ static int fairness(uint64_t xs, uint64_t ys, struct fair_run *d, struct fair_ru
 	scn_set_policy("distance");
 	if (!CGT_CHECK(!err, "both runs completed"))
 		return err;
-	for (const struct fair_run *r = d; r; r = r == d ? a : NULL)
+	for (int i = 0; i < 2; i++) {
+		const struct fair_run *r = i ? a : d;
+
 		ksft_print_msg("%-9s X active %4" PRIu64 " -> %4" PRIu64 " MiB, Y %4" PRIu64
 			       " -> %4" PRIu64 " MiB, stale X %" PRIu64 " Y %" PRIu64
 			       " MiB, Z's last pass %.1f%%\n", r->pol, r->x0 >> 20, r->x1 >> 20,
-			       r->y0 >> 20, r->y1 >> 20, r->sx * 4096 >> 20, r->sy * 4096 >> 20,
-			       100 * r->zhit);
+			       r->y0 >> 20, r->y1 >> 20, r->sx >> 20, r->sy >> 20, 100 * r->zhit);
+	}
 	/* the setup: both sets mostly active before Z */
 	return CGT_CHECK(d->x0 >= xs / 2 && d->y0 >= ys / 2,
 			 "X and Y active before Z: %" PRIu64 " and %" PRIu64 " MiB (>= half their sets)",
@@ -242,10 +247,10 @@ static uint64_t loss(uint64_t before, uint64_t after)
  */
 static bool check_by_requests(const struct fair_run *d, uint64_t lx, uint64_t ly)
 {
-	return CGT_CHECK(d->sx * 4096 >= lx / 2 && d->sy * 4096 >= ly / 2 && d->sx && d->sy,
+	return CGT_CHECK(d->sx >= lx / 2 && d->sy >= ly / 2 && d->sx && d->sy,
 			 "%s: the losses are the requests' (workingset_stale >= half of each): X %"
 			 PRIu64 " of %" PRIu64 " MiB, Y %" PRIu64 " of %" PRIu64 " MiB", d->pol,
-			 d->sx * 4096 >> 20, lx >> 20, d->sy * 4096 >> 20, ly >> 20);
+			 d->sx >> 20, lx >> 20, d->sy >> 20, ly >> 20);
 }
 
 /* Equal sets (a quarter of memory each): equal losses, within 2x. */

@@ -470,7 +470,7 @@ int scn_bigger(const struct scn_env *env, struct scn_run *run)
  */
 int scn_stream(const struct scn_env *env, struct scn_run *run)
 {
-	uint64_t chunk = env->sizes[1] / 4;
+	uint64_t chunk = env->sizes[1] / SCN_STREAM_CHUNKS;
 
 	if (read_times(env, run, 0, 2))
 		return -1;
@@ -698,13 +698,13 @@ int scn_opt(const char *scenario, const uint64_t *sizes, uint64_t cache,
 		for (int k = 0; !err && k < 4; k++)
 			err = refs_pass(&x, a, b, true);
 	} else if (!strcmp(scenario, "stream")) {
-		uint64_t chunk = b / 4;
+		uint64_t chunk = b / SCN_STREAM_CHUNKS;
 
 		for (int k = 0; !err && k < 2; k++)
 			err = refs_pass(&x, 0, a, true);
 		for (int pass = 0; !err && pass < 2; pass++) {
 			for (uint64_t off = 0; !err && off + chunk <= b; off += chunk) {
-				err = refs_pass(&x, a + off, chunk, false) ?:
+				err = refs_pass(&x, a + off, chunk, true) ?:
 				      refs_pass(&x, 0, a, true);
 			}
 		}

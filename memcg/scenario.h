@@ -156,6 +156,8 @@ int scn_bigger(const struct scn_env *env, struct scn_run *run);
 int scn_stream(const struct scn_env *env, struct scn_run *run);
 #define SCN_ZIPF_ALPHA	0.9
 #define SCN_ZIPF_ROUNDS	6
+/* The stream is read in this many chunks, each recorded as a pass of S. */
+#define SCN_STREAM_CHUNKS	4
 
 /*
  * Belady's optimal hit ratio (memcg/opt.c) for each recorded pass of
