@@ -221,7 +221,7 @@ static int test_memcg_hierarchy(void)
  */
 struct iso_run {
 	const char *policy;
-	double yhit, yres, xhit[3];
+	double yhit, yres, xhit[3], yres_x[3];	/* yres_x: after each X pass */
 	uint64_t ystale, ystale_force, yrefault, xrefault, xdrop;
 };
 
@@ -249,9 +249,11 @@ static int iso_run(struct iso_run *r, uint64_t limit, const char *px, const char
 	}
 	if (cgt_read_in(y, py, 2, true, NULL))
 		goto out;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) {
 		if (cgt_read_in(x, px, 1, true, &r->xhit[i]))
 			goto out;
+		r->yres_x[i] = ws_residency(py);
+	}
 	if (cgt_read_in(y, py, 1, true, &r->yhit))
 		goto out;
 	r->yres = ws_residency(py);
@@ -266,11 +268,13 @@ static int iso_run(struct iso_run *r, uint64_t limit, const char *px, const char
 	if (cgt_stat(&st, "workingset_refault_file", &r->xrefault) ||
 	    cgt_stat(&st, "workingset_dropbehind", &r->xdrop))
 		goto out;
-	ksft_print_msg("%s: X hit %.1f / %.1f / %.1f%%, refault_file %" PRIu64 ", dropbehind %"
-		       PRIu64 "; Y re-read hit %.1f%%, %.1f%% resident, stale %" PRIu64
-		       " stale_force %" PRIu64 " refault_file %" PRIu64 "\n",
+	ksft_print_msg("%s: X hit %.1f / %.1f / %.1f%%, Y resident after each %.1f / %.1f / %.1f%%\n",
 		       r->policy, 100 * r->xhit[0], 100 * r->xhit[1], 100 * r->xhit[2],
-		       r->xrefault, r->xdrop, 100 * r->yhit, 100 * r->yres, r->ystale,
+		       100 * r->yres_x[0], 100 * r->yres_x[1], 100 * r->yres_x[2]);
+	ksft_print_msg("%s: X refault_file %" PRIu64 ", dropbehind %" PRIu64
+		       "; Y re-read hit %.1f%%, %.1f%% resident, stale %" PRIu64
+		       " stale_force %" PRIu64 " refault_file %" PRIu64 "\n",
+		       r->policy, r->xrefault, r->xdrop, 100 * r->yhit, 100 * r->yres, r->ystale,
 		       r->ystale_force, r->yrefault);
 	err = 0;
 	goto out;
