@@ -450,6 +450,18 @@ bool cgt_check_adaptive_mswitch(const struct scn_run *runs, int n, const char *w
 }
 
 /*
+ * Half of what of the second set fits beside the first in the memory
+ * the scenario is sized on, 0.5 x (MEM - first) / second: the share of a
+ * loop longer than memory that "adaptive" must serve beside a kept set
+ * (bigger: B beside A; stream: S's second read beside H).
+ */
+static double half_fit_beside(const struct scn_env *env)
+{
+	return env->mem > env->sizes[0] ?
+		0.5 * (double)(env->mem - env->sizes[0]) / (double)env->sizes[1] : 0;
+}
+
+/*
  * bigger, "adaptive": B (1.5x memory) loops past A (70%).  A stays >= 95%
  * resident after every B pass, and from pass 3 on B is served from
  * cache at least at half of what fits beside A, 0.5 x (MEM - A) / B: the
@@ -466,8 +478,7 @@ bool cgt_check_adaptive_bigger(const struct scn_run *runs, int n, const struct s
 
 	if (!ad)
 		return false;
-	fit = env->mem > env->sizes[0] ?
-		0.5 * (double)(env->mem - env->sizes[0]) / (double)env->sizes[1] : 0;
+	fit = half_fit_beside(env);
 	for (int i = 0; i < ad->npass; i++)
 		if (ad->p[i].set == 'B' && ad->p[i].res[0] < worst_a)
 			worst_a = ad->p[i].res[0];
@@ -529,8 +540,7 @@ bool cgt_check_adaptive_stream(const struct scn_run *runs, int n, const struct s
 
 	if (!ad)
 		return false;
-	fit = env->mem > env->sizes[0] ?
-		0.5 * (double)(env->mem - env->sizes[0]) / (double)env->sizes[1] : 0;
+	fit = half_fit_beside(env);
 	min = scn_min_hit(ad, 'H', 3);
 	ok = CGT_CHECK(scn_last(ad, 'H') && min >= 0.995,
 		       "adaptive: worst H pass during the stream %.2f%% (>= 99.5%%)", 100 * min);
